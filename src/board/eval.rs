@@ -1,0 +1,86 @@
+//! Static evaluation. An [`Evaluator`] scores a quiet position in centipawns from the
+//! side to move's point of view; the `Eval` UCI option picks one from [`EVALUATORS`].
+
+use std::sync::Arc;
+
+use shakmaty::{Chess, Position as _, Role};
+
+/// Scores a position in centipawns for the side to move.
+pub trait Evaluator: Send + Sync {
+    fn evaluate(&self, pos: &Chess) -> i32;
+}
+
+/// Piece values in centipawns, indexed by `Role as usize - 1` (pawn .. king).
+pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
+
+/// The value of a piece of this role (the king counts nothing: it is never traded).
+#[inline]
+pub fn piece_value(role: Role) -> i32 {
+    PIECE_VALUES[role as usize - 1]
+}
+
+/// Material balance only: the research baseline, and the evaluator the papers' chess
+/// experiments assume.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Material;
+
+impl Evaluator for Material {
+    #[inline]
+    fn evaluate(&self, pos: &Chess) -> i32 {
+        let board = pos.board();
+        let us = board.by_color(pos.turn());
+        let them = board.by_color(!pos.turn());
+        let mut score = 0;
+        for role in [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ] {
+            let pieces = board.by_role(role);
+            let diff = (pieces & us).count() as i32 - (pieces & them).count() as i32;
+            score += diff * piece_value(role);
+        }
+        score
+    }
+}
+
+/// A selectable evaluator: its UCI name, a one-line description and a constructor.
+pub struct EvaluatorInfo {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub make: fn() -> Arc<dyn Evaluator>,
+}
+
+/// Every evaluator the `Eval` option offers, the default first.
+pub const EVALUATORS: &[EvaluatorInfo] = &[EvaluatorInfo {
+    name: "material",
+    description: "material only: P=100 N=320 B=330 R=500 Q=900",
+    make: || Arc::new(Material),
+}];
+
+/// Looks an evaluator up by name (case-insensitive).
+pub fn find_evaluator(name: &str) -> Option<&'static EvaluatorInfo> {
+    EVALUATORS
+        .iter()
+        .find(|e| e.name.eq_ignore_ascii_case(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use shakmaty::CastlingMode;
+
+    #[test]
+    fn material_is_from_the_side_to_move() {
+        let white_up_a_rook = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+        let pos = Position::from_fen(white_up_a_rook, CastlingMode::Standard).unwrap();
+        assert_eq!(Material.evaluate(pos.chess()), 500);
+        let black_to_move = "4k3/8/8/8/8/8/8/R3K3 b - - 0 1";
+        let pos = Position::from_fen(black_to_move, CastlingMode::Standard).unwrap();
+        assert_eq!(Material.evaluate(pos.chess()), -500);
+        assert_eq!(Material.evaluate(Position::startpos().chess()), 0);
+    }
+}

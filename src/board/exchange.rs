@@ -1,0 +1,134 @@
+//! Material exchanges: which moves change material (the tactical moves quiescence search
+//! follows), the MVV-LVA key that orders them, and static exchange evaluation — the
+//! material outcome of the capture sequence a move starts on its target square, each side
+//! recapturing with its least valuable attacker and free to stop when going on would lose
+//! (pins are ignored, as usual).
+
+use shakmaty::attacks::{bishop_attacks, rook_attacks};
+use shakmaty::{Bitboard, Chess, Move, Position as _, Role};
+
+use super::eval::piece_value;
+
+/// Captures and promotions: the moves quiescence search looks at.
+#[inline]
+pub fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
+
+/// Ordering key for tactical moves: most valuable victim (or promotion gain) first, least
+/// valuable attacker among equals.
+#[inline]
+pub fn mvv_lva(m: Move) -> i32 {
+    let victim = m.capture().map_or(0, piece_value);
+    let promotion = m
+        .promotion()
+        .map_or(0, |p| piece_value(p) - piece_value(Role::Pawn));
+    (victim + promotion) * 8 - piece_value(m.role()) / 100
+}
+
+/// The exchange value of `m` for the side playing it, in centipawns.
+pub fn see(pos: &Chess, m: Move) -> i32 {
+    let (Some(from), to) = (m.from(), m.to()) else {
+        return 0;
+    };
+    if m.is_castle() {
+        return 0;
+    }
+    let board = pos.board();
+    let mut occupied = board.occupied() ^ Bitboard::from(from);
+    let mut gain = [0i32; 32];
+    gain[0] = m.capture().map_or(0, piece_value);
+    if let Move::EnPassant { .. } = m {
+        // The captured pawn is not on the target square.
+        let victim = shakmaty::Square::from_coords(to.file(), from.rank());
+        occupied ^= Bitboard::from(victim);
+    }
+    let mut on_square = match m.promotion() {
+        Some(p) => {
+            gain[0] += piece_value(p) - piece_value(Role::Pawn);
+            p
+        }
+        None => m.role(),
+    };
+    let bishops = board.bishops_and_queens();
+    let rooks = board.rooks_and_queens();
+    let mut attackers = (board.attacks_to(to, shakmaty::Color::White, occupied)
+        | board.attacks_to(to, shakmaty::Color::Black, occupied))
+        & occupied;
+    let mut side = !pos.turn();
+    let mut depth = 0;
+    loop {
+        let ours = attackers & board.by_color(side);
+        if ours.is_empty() {
+            break;
+        }
+        let Some((role, sq)) = least_valuable(board, ours) else {
+            break;
+        };
+        if role == Role::King && !(attackers & board.by_color(!side)).is_empty() {
+            // The king may not capture into a defended square.
+            break;
+        }
+        depth += 1;
+        gain[depth] = piece_value(on_square) - gain[depth - 1];
+        if depth + 1 >= gain.len() {
+            break;
+        }
+        occupied ^= Bitboard::from(sq);
+        // Removing the attacker may uncover a slider behind it.
+        attackers |=
+            (bishop_attacks(to, occupied) & bishops) | (rook_attacks(to, occupied) & rooks);
+        attackers &= occupied;
+        on_square = role;
+        side = !side;
+    }
+    while depth > 0 {
+        gain[depth - 1] = -((-gain[depth - 1]).max(gain[depth]));
+        depth -= 1;
+    }
+    gain[0]
+}
+
+fn least_valuable(
+    board: &shakmaty::Board,
+    candidates: Bitboard,
+) -> Option<(Role, shakmaty::Square)> {
+    Role::ALL.into_iter().find_map(|role| {
+        (candidates & board.by_role(role))
+            .first()
+            .map(|sq| (role, sq))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use shakmaty::CastlingMode;
+
+    fn see_of(fen: &str, uci: &str) -> i32 {
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let m = pos.parse_uci(uci).unwrap();
+        see(pos.chess(), m)
+    }
+
+    #[test]
+    fn undefended_pawn_wins_a_pawn() {
+        assert_eq!(
+            see_of("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"),
+            100
+        );
+    }
+
+    #[test]
+    fn knight_takes_defended_pawn_behind_xray_loses() {
+        // The classic: Nxe5 with rook/queen batteries on both sides.
+        let fen = "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1";
+        assert_eq!(see_of(fen, "d3e5"), -220);
+    }
+
+    #[test]
+    fn quiet_move_to_attacked_square_is_not_a_gain() {
+        assert_eq!(see_of("4k3/8/8/3p4/8/8/8/2N1K3 w - - 0 1", "c1b3"), 0);
+    }
+}

@@ -1,0 +1,255 @@
+//! The engine's position: shakmaty's `Chess` plus what shakmaty leaves to an engine —
+//! a Zobrist key kept up to date move by move, the null move, and UCI move notation in
+//! the castling mode the GUI asked for. The draw rules shakmaty does not know (fifty
+//! moves, repetition) need the game's history and live in [`super::game`].
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position as _};
+use thiserror::Error;
+
+/// Why a FEN or a move could not be turned into a position.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PositionError {
+    #[error("invalid fen '{fen}': {reason}")]
+    InvalidFen { fen: String, reason: String },
+    #[error("illegal position '{fen}': {reason}")]
+    IllegalPosition { fen: String, reason: String },
+    #[error("malformed move '{0}'")]
+    MalformedMove(String),
+    #[error("illegal move '{0}'")]
+    IllegalMove(String),
+}
+
+/// A chess position with its Zobrist key (Polyglot-compatible, legal en-passant squares only,
+/// so that equal keys mean equal positions under the FIDE repetition rule).
+#[derive(Clone, Debug)]
+pub struct Position {
+    chess: Chess,
+    key: u64,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Self::from_chess(Chess::default())
+    }
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key && self.chess == other.chess
+    }
+}
+
+impl Position {
+    /// The standard start position.
+    pub fn startpos() -> Self {
+        Self::default()
+    }
+
+    /// Wraps a shakmaty position, computing its key from scratch.
+    pub fn from_chess(chess: Chess) -> Self {
+        let key = full_key(&chess);
+        Self { chess, key }
+    }
+
+    /// Parses a FEN (or the first four or six fields of an EPD line) in the given castling
+    /// mode. Nothing is repaired silently: a FEN shakmaty rejects is an error naming why.
+    pub fn from_fen(fen: &str, mode: CastlingMode) -> Result<Self, PositionError> {
+        let text = fen.trim();
+        let parsed: Fen = text.parse().map_err(|e| PositionError::InvalidFen {
+            fen: text.to_string(),
+            reason: format!("{e}"),
+        })?;
+        let chess: Chess =
+            parsed
+                .into_position(mode)
+                .map_err(|e| PositionError::IllegalPosition {
+                    fen: text.to_string(),
+                    reason: format!("{e}"),
+                })?;
+        Ok(Self::from_chess(chess))
+    }
+
+    /// The underlying shakmaty position.
+    #[inline]
+    pub fn chess(&self) -> &Chess {
+        &self.chess
+    }
+
+    /// The Zobrist key.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.chess.turn()
+    }
+
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.chess.is_check()
+    }
+
+    /// Plies since the last capture or pawn move.
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.chess.halfmoves()
+    }
+
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList {
+        self.chess.legal_moves()
+    }
+
+    /// The castling mode the position was set up in (decides how castling is written in UCI).
+    #[inline]
+    pub fn mode(&self) -> CastlingMode {
+        self.chess.castles().mode()
+    }
+
+    /// Neither side can ever checkmate (shakmaty's dead-position approximation).
+    #[inline]
+    pub fn is_insufficient_material(&self) -> bool {
+        self.chess.is_insufficient_material()
+    }
+
+    /// The side to move has pieces other than pawns and king: the guard for null-move
+    /// pruning, whose assumption (passing is never best) fails in pawn endings.
+    #[inline]
+    pub fn has_non_pawn_material(&self) -> bool {
+        let board = self.chess.board();
+        let ours = board.by_color(self.turn());
+        !(ours & !(board.pawns() | board.kings())).is_empty()
+    }
+
+    /// The position after `m`, which must be legal here (it comes from `legal_moves`).
+    /// The key is updated incrementally when shakmaty can, from scratch otherwise.
+    #[inline]
+    pub fn play(&self, m: Move) -> Position {
+        let incremental =
+            self.chess
+                .update_zobrist_hash(Zobrist64(self.key), m, EnPassantMode::Legal);
+        let mut chess = self.chess.clone();
+        chess.play_unchecked(m);
+        let key = match incremental {
+            Some(z) => z.0,
+            None => full_key(&chess),
+        };
+        Position { chess, key }
+    }
+
+    /// The position with the other side to move, or `None` when the side to move is in check.
+    pub fn null_move(&self) -> Option<Position> {
+        let chess = self.chess.clone().swap_turn().ok()?;
+        Some(Position::from_chess(chess))
+    }
+
+    /// A move in UCI notation, with castling written as this position's mode expects
+    /// (`e1g1` in standard chess, king-takes-rook `e1h1` in Chess960).
+    pub fn to_uci(&self, m: Move) -> UciMove {
+        m.to_uci(self.mode())
+    }
+
+    /// Parses a UCI move and checks that it is legal here.
+    pub fn parse_uci(&self, text: &str) -> Result<Move, PositionError> {
+        let uci: UciMove = text
+            .parse()
+            .map_err(|_| PositionError::MalformedMove(text.to_string()))?;
+        uci.to_move(&self.chess)
+            .map_err(|_| PositionError::IllegalMove(text.to_string()))
+    }
+
+    /// The position as FEN.
+    pub fn fen(&self) -> String {
+        Fen::from_position(&self.chess, EnPassantMode::Legal).to_string()
+    }
+}
+
+fn full_key(chess: &Chess) -> u64 {
+    chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn startpos_key_is_the_polyglot_key() {
+        assert_eq!(Position::startpos().key(), 0x463b_9618_1691_fc9c);
+    }
+
+    #[test]
+    fn incremental_key_matches_full_key_along_a_game() {
+        let mut pos = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            CastlingMode::Standard,
+        )
+        .unwrap();
+        // Walk a deterministic path through every kind of move the position offers.
+        for step in 0..200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(step * 7 + 3) % moves.len()];
+            pos = pos.play(m);
+            assert_eq!(pos.key(), full_key(pos.chess()), "after step {step}");
+        }
+    }
+
+    #[test]
+    fn chess960_castling_is_king_takes_rook() {
+        let fen = "r4k1r/8/8/8/8/8/8/R4K1R w HAha - 0 1";
+        assert!(Position::from_fen(fen, CastlingMode::Standard).is_err());
+        let pos = Position::from_fen(fen, CastlingMode::Chess960).unwrap();
+        let mut castles: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .filter(|m| m.is_castle())
+            .map(|&m| pos.to_uci(m).to_string())
+            .collect();
+        castles.sort();
+        assert_eq!(castles, ["f1a1", "f1h1"]);
+        let after = pos.play(pos.parse_uci("f1h1").unwrap());
+        assert!(
+            after.fen().starts_with("r4k1r/8/8/8/8/8/8/R4RK1 b"),
+            "{}",
+            after.fen()
+        );
+    }
+
+    #[test]
+    fn bad_fens_and_moves_are_errors() {
+        let mode = CastlingMode::Standard;
+        assert!(matches!(
+            Position::from_fen("not a fen", mode),
+            Err(PositionError::InvalidFen { .. })
+        ));
+        assert!(matches!(
+            Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1", mode),
+            Err(PositionError::IllegalPosition { .. })
+        ));
+        let pos = Position::startpos();
+        assert!(matches!(
+            pos.parse_uci("e2e5"),
+            Err(PositionError::IllegalMove(_))
+        ));
+        assert!(matches!(
+            pos.parse_uci("zz"),
+            Err(PositionError::MalformedMove(_))
+        ));
+    }
+
+    #[test]
+    fn null_move_is_refused_in_check() {
+        let pos =
+            Position::from_fen("4k3/8/8/8/8/8/8/4K2r w - - 0 1", CastlingMode::Standard).unwrap();
+        assert!(pos.null_move().is_none());
+        let quiet = Position::startpos().null_move().unwrap();
+        assert_eq!(quiet.turn(), Color::Black);
+    }
+}

@@ -1,0 +1,47 @@
+//! The command line: no subcommand runs the UCI engine on stdin/stdout; the subcommands
+//! are the tools.
+
+pub mod bench;
+pub mod epd;
+pub mod perft;
+pub mod player;
+pub mod spec;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "searchlight",
+    version,
+    about = "A UCI chess engine whose search is a plug-in. Without a subcommand it speaks UCI on stdin/stdout."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Tool>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Tool {
+    /// Count leaf nodes of the legal move tree (move generator check and speed).
+    Perft(perft::PerftArgs),
+    /// Search fixed positions to a fixed depth; prints the node signature and speed.
+    Bench(bench::BenchArgs),
+    /// Run an EPD test suite (bm/am) at a fixed time per position.
+    Epd(epd::EpdArgs),
+}
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            crate::uci::run();
+            ExitCode::SUCCESS
+        }
+        Some(Tool::Perft(args)) => perft::run(&args),
+        Some(Tool::Bench(args)) => bench::run(&args),
+        Some(Tool::Epd(args)) => epd::run(&args),
+    }
+}

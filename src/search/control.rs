@@ -1,0 +1,310 @@
+//! The shared controls of one search: the stop flag every thread polls, the clock and its
+//! budget, pondering, and the node budget. The input thread holds the same `Arc` and uses
+//! it to answer `stop` and `ponderhit` while the search runs.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use shakmaty::Color;
+
+use super::limits::Limits;
+
+/// How long to think: `soft` is the target (no new iteration starts after it), `hard` the
+/// limit a running iteration is cut at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TimeBudget {
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+impl TimeBudget {
+    /// The budget for the side to move. `overhead` (the `Move Overhead` option) covers what
+    /// the search cannot see: pipes, the GUI, process scheduling. It comes off every limit.
+    pub fn new(limits: &Limits, turn: Color, overhead: Duration) -> Self {
+        let mut budget = TimeBudget::default();
+        let floor = Duration::from_millis(1);
+        if let Some(t) = limits.movetime {
+            let t = t.saturating_sub(overhead).max(floor);
+            budget = TimeBudget {
+                soft: Some(t),
+                hard: Some(t),
+            };
+        }
+        let (time, inc) = match turn {
+            Color::White => (limits.wtime, limits.winc),
+            Color::Black => (limits.btime, limits.binc),
+        };
+        if let Some(time) = time {
+            let left = time.saturating_sub(overhead);
+            let inc = inc.unwrap_or_default();
+            let moves_to_go = limits.movestogo.unwrap_or(30).clamp(1, 50);
+            // The increment comes back after the move, but only if the move is made in time:
+            // count three quarters of it, and never let the hard cap exceed a share of the
+            // time actually left.
+            let target = left / moves_to_go + inc * 3 / 4;
+            let cap = if moves_to_go == 1 {
+                left * 7 / 10
+            } else {
+                (target * 5).min(left * 2 / 5)
+            };
+            let hard = cap.max(floor);
+            let soft = target.min(hard).max(floor);
+            budget.soft = Some(budget.soft.map_or(soft, |s| s.min(soft)));
+            budget.hard = Some(budget.hard.map_or(hard, |h| h.min(hard)));
+        }
+        budget
+    }
+}
+
+/// Shared state of a running search.
+#[derive(Debug)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    infinite: bool,
+    budget: TimeBudget,
+    node_limit: Option<u64>,
+    nodes: AtomicU64,
+    origin: Instant,
+    /// Microseconds from `origin` to the moment the clock started: `go`, or `ponderhit`.
+    clock_start_us: AtomicU64,
+    released: Mutex<()>,
+    wake: Condvar,
+}
+
+impl SearchControl {
+    /// Controls for a search whose clock starts now.
+    pub fn new(limits: &Limits, turn: Color, overhead: Duration) -> Self {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(limits.ponder),
+            infinite: limits.infinite,
+            budget: TimeBudget::new(limits, turn, overhead),
+            node_limit: limits.nodes,
+            nodes: AtomicU64::new(0),
+            origin: Instant::now(),
+            clock_start_us: AtomicU64::new(0),
+            released: Mutex::new(()),
+            wake: Condvar::new(),
+        }
+    }
+
+    /// Controls with no limits at all (a caller stops the search itself).
+    pub fn unlimited() -> Self {
+        Self::new(&Limits::default(), Color::White, Duration::ZERO)
+    }
+
+    /// Asks every search thread to finish; also ends the wait for `stop` in infinite mode.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Release);
+        self.notify();
+    }
+
+    /// True once the search has been told to stop (or decided to).
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: the clock starts now.
+    pub fn ponderhit(&self) {
+        let now = self.origin.elapsed().as_micros() as u64;
+        self.clock_start_us.store(now, Ordering::Release);
+        self.pondering.store(false, Ordering::Release);
+        self.notify();
+    }
+
+    /// True while pondering (time limits do not run).
+    #[inline]
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Acquire)
+    }
+
+    /// Time on our clock so far.
+    pub fn elapsed(&self) -> Duration {
+        let start = Duration::from_micros(self.clock_start_us.load(Ordering::Acquire));
+        self.origin.elapsed().saturating_sub(start)
+    }
+
+    /// The time budget computed from the limits.
+    pub fn budget(&self) -> TimeBudget {
+        self.budget
+    }
+
+    /// The hard limit is reached: a running iteration must be abandoned.
+    pub fn hard_limit_reached(&self) -> bool {
+        !self.pondering() && self.budget.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+
+    /// The soft target is reached: no new iteration should start.
+    pub fn soft_limit_reached(&self) -> bool {
+        !self.pondering() && self.budget.soft.is_some_and(|s| self.elapsed() >= s)
+    }
+
+    /// Adds to the node count of all threads; returns true when the node budget is spent.
+    #[inline]
+    pub fn add_nodes(&self, n: u64) -> bool {
+        let total = self.nodes.fetch_add(n, Ordering::Relaxed) + n;
+        self.node_limit.is_some_and(|limit| total >= limit)
+    }
+
+    /// Nodes counted so far by [`add_nodes`](Self::add_nodes).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// The node budget, if any.
+    pub fn node_limit(&self) -> Option<u64> {
+        self.node_limit
+    }
+
+    /// The search must not report `bestmove` before `stop` (infinite) or, while pondering,
+    /// before `ponderhit` or `stop`. Blocks until that holds.
+    pub fn wait_until_released(&self) {
+        let Ok(mut guard) = self.released.lock() else {
+            return;
+        };
+        while !self.stopped() && (self.infinite || self.pondering()) {
+            match self.wake.wait_timeout(guard, Duration::from_millis(50)) {
+                Ok((g, _)) => guard = g,
+                Err(_) => return,
+            }
+        }
+    }
+
+    fn notify(&self) {
+        // Taking the lock orders the flag change before the waiter's re-check.
+        drop(self.released.lock());
+        self.wake.notify_all();
+    }
+}
+
+/// How many nodes a thread searches between looks at the shared control: small enough that
+/// `stop` is obeyed within a fraction of a millisecond, large enough to cost nothing.
+pub const POLL_INTERVAL: u64 = 1024;
+
+/// A search thread's view of the control: it adds the thread's nodes to the shared count in
+/// batches, and tells the thread when to stop. Only the main thread (which owns the clock)
+/// stops the search on time or nodes; every thread obeys the flag.
+#[derive(Debug)]
+pub struct Poller<'a> {
+    control: &'a SearchControl,
+    main: bool,
+    counted: u64,
+    interval: u64,
+}
+
+impl<'a> Poller<'a> {
+    pub fn new(control: &'a SearchControl, main: bool) -> Self {
+        // A node budget is obeyed to the node: look at every node.
+        let interval = if control.node_limit.is_some() {
+            1
+        } else {
+            POLL_INTERVAL
+        };
+        Poller {
+            control,
+            main,
+            counted: 0,
+            interval,
+        }
+    }
+
+    /// `nodes` is this thread's node count so far; true means stop now.
+    #[inline]
+    pub fn poll(&mut self, nodes: u64) -> bool {
+        if nodes - self.counted < self.interval {
+            return false;
+        }
+        self.flush(nodes)
+    }
+
+    /// Adds the uncounted nodes to the shared count and checks every limit.
+    pub fn flush(&mut self, nodes: u64) -> bool {
+        let fresh = nodes - self.counted;
+        self.counted = nodes;
+        let out_of_nodes = fresh > 0 && self.control.add_nodes(fresh);
+        if self.control.stopped() {
+            return true;
+        }
+        if self.main && (out_of_nodes || self.control.hard_limit_reached()) {
+            self.control.stop();
+            return true;
+        }
+        false
+    }
+
+    /// The shared control.
+    pub fn control(&self) -> &'a SearchControl {
+        self.control
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn sudden_death_budget_leaves_time_for_the_rest_of_the_game() {
+        let limits = Limits {
+            wtime: Some(ms(1000)),
+            winc: Some(ms(10)),
+            ..Limits::default()
+        };
+        let b = TimeBudget::new(&limits, Color::White, ms(10));
+        let (soft, hard) = (b.soft.unwrap(), b.hard.unwrap());
+        assert!(soft <= hard);
+        assert!(hard <= ms(400), "hard {hard:?}");
+        assert!(soft >= ms(20), "soft {soft:?}");
+    }
+
+    #[test]
+    fn nearly_flagged_still_gets_a_positive_budget() {
+        let limits = Limits {
+            btime: Some(ms(3)),
+            ..Limits::default()
+        };
+        let b = TimeBudget::new(&limits, Color::Black, ms(10));
+        assert_eq!(b.hard, Some(ms(1)));
+    }
+
+    #[test]
+    fn movetime_and_clock_combine_to_the_smaller() {
+        let limits = Limits {
+            movetime: Some(ms(5000)),
+            wtime: Some(ms(1000)),
+            ..Limits::default()
+        };
+        let b = TimeBudget::new(&limits, Color::White, ms(0));
+        assert!(b.hard.unwrap() <= ms(400));
+    }
+
+    #[test]
+    fn node_budget_is_obeyed_to_the_node() {
+        let control = SearchControl::new(&Limits::nodes(10), Color::White, ms(0));
+        let mut poller = Poller::new(&control, true);
+        let stopped_at = (1..100).find(|&n| poller.poll(n));
+        assert_eq!(stopped_at, Some(10));
+        assert!(control.stopped());
+    }
+
+    #[test]
+    fn infinite_waits_for_stop() {
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let control = std::sync::Arc::new(SearchControl::new(&limits, Color::White, ms(0)));
+        let c2 = control.clone();
+        let waiter = std::thread::spawn(move || c2.wait_until_released());
+        std::thread::sleep(ms(20));
+        assert!(!waiter.is_finished());
+        control.stop();
+        waiter.join().unwrap();
+    }
+}

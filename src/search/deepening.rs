@@ -1,0 +1,93 @@
+//! Iterative deepening for the backends written against the game-tree interface: search
+//! the chess view to depth 1, 2, 3, ... until a limit is reached, report after each
+//! completed iteration, and keep the best move of the last completed one when stopped.
+
+use shakmaty::Move;
+use shakmaty::uci::UciMove;
+
+use super::control::Poller;
+use super::info::Info;
+use super::score::{Bound, DRAW, MATE, MATE_BOUND, MAX_PLY, Value, mated_in};
+use super::{SearchRequest, SearchResult};
+use crate::tree::{ChessTree, GameTree};
+
+/// Deepest iteration started.
+pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 8;
+
+/// What one completed fixed-depth search found.
+pub struct Iteration {
+    pub value: Value,
+    /// Principal variation from the root; its first move is the move to play.
+    pub pv: Vec<Move>,
+    /// Permille of the backend's bound storage in use, if it has one.
+    pub hashfull: Option<u32>,
+}
+
+/// Runs `search_depth` for depth 1, 2, ... on the chess view of the request's root. The
+/// closure gets the tree, the depth, and a poll function to call with the tree's node
+/// count (true means stop); it returns `None` when it stopped before finishing.
+pub fn deepen<F>(req: &SearchRequest<'_>, mut search_depth: F) -> SearchResult
+where
+    F: FnMut(&mut ChessTree<'_>, i32, &mut dyn FnMut(u64) -> bool) -> Option<Iteration>,
+{
+    let root = req.game.position();
+    let legal = root.legal_moves();
+    let mut result = SearchResult {
+        best: legal.first().copied(),
+        ..SearchResult::default()
+    };
+    if legal.is_empty() {
+        result.value = if root.is_check() { mated_in(0) } else { DRAW };
+        return result;
+    }
+    let mut tree = ChessTree::new(req.game, req.eval);
+    tree.restrict_root(&req.limits.searchmoves);
+    let mut poller = Poller::new(req.control, true);
+    let max_depth = req
+        .limits
+        .depth
+        .map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH));
+    for depth in 1..=max_depth {
+        let mut poll = |nodes: u64| poller.poll(nodes);
+        let Some(iteration) = search_depth(&mut tree, depth as i32, &mut poll) else {
+            break;
+        };
+        if iteration.pv.is_empty() {
+            break;
+        }
+        poller.flush(tree.nodes());
+        result.value = iteration.value;
+        result.depth = depth;
+        result.best = iteration.pv.first().copied();
+        result.ponder = iteration.pv.get(1).copied();
+        let mut pos = root.clone();
+        let mut pv = Vec::with_capacity(iteration.pv.len());
+        for &m in &iteration.pv {
+            pv.push(UciMove::from_move(m, pos.mode()));
+            pos = pos.play(m);
+        }
+        let control = req.control;
+        req.sink.info(&Info {
+            depth,
+            seldepth: depth.max(iteration.pv.len() as u32),
+            score: iteration.value,
+            bound: Bound::Exact,
+            nodes: control.nodes(),
+            time: control.elapsed(),
+            hashfull: iteration.hashfull,
+            pv,
+        });
+        let v = iteration.value;
+        let mate_found = req
+            .limits
+            .mate
+            .is_some_and(|n| v >= MATE_BOUND && MATE - v < 2 * n as Value);
+        let forced = legal.len() == 1 && control.budget().soft.is_some();
+        if mate_found || forced || control.soft_limit_reached() || control.stopped() {
+            break;
+        }
+    }
+    poller.flush(tree.nodes());
+    result.nodes = req.control.nodes();
+    result
+}

@@ -1,0 +1,53 @@
+//! What a `go` asks for. Every limit given applies at once; the search stops at whichever
+//! is reached first (depth, nodes, movetime, the clock, a mate of the asked length).
+
+use std::time::Duration;
+
+use shakmaty::Move;
+
+/// The limits of one search, as `go` gives them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    /// Stop once a mate in at most this many moves is found.
+    pub mate: Option<u32>,
+    pub wtime: Option<Duration>,
+    pub btime: Option<Duration>,
+    pub winc: Option<Duration>,
+    pub binc: Option<Duration>,
+    pub movestogo: Option<u32>,
+    /// Search until `stop`, and hold `bestmove` until then.
+    pub infinite: bool,
+    /// Search as if infinite until `ponderhit` turns the clock on.
+    pub ponder: bool,
+    /// Restrict the root to these moves (empty: all legal moves).
+    pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// Only a depth limit: what bench, tests and experiments use.
+    pub fn depth(depth: u32) -> Self {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Only a fixed time per move.
+    pub fn movetime(ms: u64) -> Self {
+        Limits {
+            movetime: Some(Duration::from_millis(ms)),
+            ..Limits::default()
+        }
+    }
+
+    /// Only a node budget.
+    pub fn nodes(nodes: u64) -> Self {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+}

@@ -1,0 +1,531 @@
+//! `pvs`, the default backend: iterative deepening over principal variation search
+//! (seed 003's null-window refinement of alpha-beta) with aspiration windows, a shared
+//! transposition table, quiescence search, and the usual selectivity — null-move pruning,
+//! reverse futility pruning, late-move reductions, check extension. Several threads search
+//! the same tree and share only the table (Lazy SMP); the main thread's result is played.
+
+use shakmaty::uci::UciMove;
+use shakmaty::{Move, Position as _};
+
+use super::control::Poller;
+use super::info::{Info, InfoSink};
+use super::ordering::{Heuristics, MovePicker};
+use super::score::{
+    Bound, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Value, from_table, is_mate, mate_in,
+    mated_in, to_table,
+};
+use super::tt::{Entry, PackedMove, TranspositionTable};
+use super::{Backend, SearchRequest, SearchResult};
+use crate::board::exchange::{is_tactical, see};
+use crate::board::game::is_search_repetition;
+use crate::board::{Evaluator, Position, piece_value};
+
+/// Deepest iteration the driver starts.
+const MAX_DEPTH: i32 = (MAX_PLY as i32) - 8;
+
+/// The `pvs` backend. Keeps its move-ordering memory between moves of a game.
+#[derive(Default)]
+pub struct Pvs {
+    heuristics: Vec<Heuristics>,
+}
+
+impl Backend for Pvs {
+    fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult {
+        let threads = req.options.spin("Threads").clamp(1, 1024) as usize;
+        self.heuristics.resize_with(threads, Heuristics::default);
+        for h in &mut self.heuristics {
+            h.age();
+        }
+        req.tt.new_search();
+        let (main, helpers) = self.heuristics.split_at_mut(1);
+        let mut result = SearchResult::default();
+        crossbeam::scope(|scope| {
+            for (i, heuristics) in helpers.iter_mut().enumerate() {
+                scope.spawn(move |_| {
+                    Worker::new(req, heuristics, i + 1).iterate();
+                });
+            }
+            result = Worker::new(req, &mut main[0], 0).iterate();
+            // Helpers stop with the main thread.
+            req.control.stop();
+        })
+        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        result.nodes = req.control.nodes();
+        result
+    }
+
+    fn new_game(&mut self) {
+        for h in &mut self.heuristics {
+            h.clear();
+        }
+    }
+}
+
+/// One search thread.
+struct Worker<'a> {
+    id: usize,
+    tt: &'a TranspositionTable,
+    eval: &'a dyn Evaluator,
+    poller: Poller<'a>,
+    sink: &'a dyn InfoSink,
+    heuristics: &'a mut Heuristics,
+    root: Position,
+    root_moves: Vec<Move>,
+    depth_limit: i32,
+    /// `go mate N`: stop once a mate in at most N moves is found.
+    mate_limit: Option<i32>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Keys of the game so far, then of the current search path.
+    keys: Vec<u64>,
+    root_len: usize,
+    /// Per ply: plies since the last null move (repetitions cannot cross one).
+    since_null: [u32; MAX_PLY + 2],
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    lmr: Box<[[i32; 64]; 64]>,
+}
+
+impl<'a> Worker<'a> {
+    fn new(req: &'a SearchRequest<'a>, heuristics: &'a mut Heuristics, id: usize) -> Self {
+        let root = req.game.position();
+        let legal: Vec<Move> = root.legal_moves().to_vec();
+        let restricted: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| req.limits.searchmoves.contains(m))
+            .collect();
+        let root_moves = if restricted.is_empty() {
+            legal
+        } else {
+            restricted
+        };
+        let mut keys = Vec::with_capacity(req.game.keys().len() + MAX_PLY + 2);
+        keys.extend_from_slice(req.game.keys());
+        let mut lmr = Box::new([[0i32; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
+            }
+        }
+        let filler = Move::Put {
+            role: shakmaty::Role::Pawn,
+            to: shakmaty::Square::A1,
+        };
+        Worker {
+            id,
+            tt: req.tt,
+            eval: req.eval,
+            poller: Poller::new(req.control, id == 0),
+            sink: req.sink,
+            heuristics,
+            root: root.clone(),
+            root_moves,
+            depth_limit: req
+                .limits
+                .depth
+                .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH)),
+            mate_limit: req.limits.mate.map(|n| n as i32),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            root_len: keys.len(),
+            keys,
+            since_null: [u32::MAX; MAX_PLY + 2],
+            pv: Box::new([[filler; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            lmr,
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Iterative deepening with aspiration windows. Only the main thread reports and
+    /// decides when to stop; the result is that of the last completed iteration.
+    fn iterate(&mut self) -> SearchResult {
+        let root = self.root.clone();
+        let mut result = SearchResult {
+            best: self.root_moves.first().copied(),
+            ..SearchResult::default()
+        };
+        if self.root_moves.is_empty() {
+            result.value = if root.is_check() { mated_in(0) } else { DRAW };
+            return result;
+        }
+        let mut value = 0;
+        // Helpers start one ply deeper on odd ids so the threads spread over depths.
+        let first = 1 + (self.id % 2) as i32;
+        for depth in first..=self.depth_limit {
+            self.seldepth = 0;
+            let mut delta = 30;
+            let (mut alpha, mut beta) = if depth >= 4 && !is_mate(value) {
+                (
+                    (value - delta).max(-INFINITY),
+                    (value + delta).min(INFINITY),
+                )
+            } else {
+                (-INFINITY, INFINITY)
+            };
+            loop {
+                let v = self.search(&root, depth, alpha, beta, 0, true);
+                if self.stopped {
+                    break;
+                }
+                let bound = Bound::of(v, alpha, beta);
+                if bound == Bound::Exact {
+                    value = v;
+                    break;
+                }
+                if self.is_main() {
+                    self.report(depth, v, bound);
+                }
+                if bound == Bound::Upper {
+                    beta = (alpha + beta) / 2;
+                    alpha = (v - delta).max(-INFINITY);
+                } else {
+                    beta = (v + delta).min(INFINITY);
+                }
+                delta += delta / 2 + 10;
+            }
+            if self.stopped {
+                break;
+            }
+            result.value = value;
+            result.depth = depth as u32;
+            result.best = Some(self.pv[0][0]);
+            result.ponder = (self.pv_len[0] > 1).then(|| self.pv[0][1]);
+            if !self.is_main() {
+                continue;
+            }
+            self.report(depth, value, Bound::Exact);
+            let mate_found = self
+                .mate_limit
+                .is_some_and(|n| value >= MATE_BOUND && MATE - value < 2 * n);
+            // With one legal move there is nothing to think about on the clock.
+            let control = self.poller.control();
+            let forced = self.root_moves.len() == 1 && control.budget().soft.is_some();
+            if mate_found || forced || control.soft_limit_reached() {
+                break;
+            }
+        }
+        self.poller.flush(self.nodes);
+        result
+    }
+
+    fn report(&mut self, depth: i32, value: Value, bound: Bound) {
+        self.poller.flush(self.nodes);
+        let control = self.poller.control();
+        let mut pos = self.root.clone();
+        let mut pv = Vec::with_capacity(self.pv_len[0]);
+        for &m in &self.pv[0][..self.pv_len[0]] {
+            pv.push(UciMove::from_move(m, pos.mode()));
+            pos = pos.play(m);
+        }
+        self.sink.info(&Info {
+            depth: depth as u32,
+            seldepth: self.seldepth as u32,
+            score: value,
+            bound,
+            nodes: control.nodes(),
+            time: control.elapsed(),
+            hashfull: Some(self.tt.hashfull()),
+            pv,
+        });
+    }
+
+    /// Counts a node; true when the search must stop.
+    #[inline]
+    fn visit(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if !self.stopped && self.poller.poll(self.nodes) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn push_key(&mut self, key: u64, ply: usize, null: bool) {
+        self.keys.push(key);
+        self.since_null[ply + 1] = if null {
+            0
+        } else {
+            self.since_null[ply].saturating_add(1)
+        };
+    }
+
+    fn pop_key(&mut self) {
+        self.keys.pop();
+    }
+
+    /// Draw by repetition or the fifty-move rule at a non-root node (the mate check for the
+    /// fifty-move case happens after move generation).
+    fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
+        let reversible = pos.halfmoves().min(self.since_null[ply]) as usize;
+        reversible >= 4 && is_search_repetition(&self.keys, reversible, self.root_len - 1)
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Principal variation search. Fail-soft: the value may lie outside `(alpha, beta)`.
+    fn search(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: Value,
+        mut beta: Value,
+        ply: usize,
+        pv_node: bool,
+    ) -> Value {
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        if self.visit(ply) {
+            return 0;
+        }
+        let root = ply == 0;
+        if !root {
+            // Step 1. Draws, the ply cap, and mate-distance pruning.
+            if self.is_repetition(pos, ply) || is_dead_draw(pos) {
+                return DRAW;
+            }
+            if ply >= MAX_PLY - 4 {
+                return self.evaluate(pos);
+            }
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Step 2. Transposition table: a deep enough bound that settles the window ends
+        // the node, except on the principal variation, where the line must be searched.
+        let key = pos.key();
+        let entry = self.tt.probe(key);
+        let tt_move = entry.map_or(PackedMove::NONE, |e| e.mv);
+        if let Some(e) = entry {
+            let v = from_table(e.value, ply);
+            if !pv_node && e.depth >= depth && cuts(e.bound, v, alpha, beta) {
+                return v;
+            }
+        }
+
+        let in_check = pos.is_check();
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            entry.map_or_else(|| self.evaluate(pos), |e| e.eval)
+        };
+
+        // Step 3. Static pruning away from the principal variation.
+        if !pv_node && !in_check && !is_mate(beta) {
+            // Reverse futility: far enough above beta that a few plies won't bring it back.
+            if depth <= 6 && static_eval - 90 * depth >= beta {
+                return static_eval;
+            }
+            // Null move: if passing still fails high, a real move will too — unless
+            // zugzwang, which the pawn-ending guard and the depth limit make unlikely.
+            if depth >= 3
+                && static_eval >= beta
+                && self.since_null[ply] > 0
+                && pos.has_non_pawn_material()
+                && let Some(child) = pos.null_move()
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                self.push_key(child.key(), ply, true);
+                let v = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.pop_key();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if is_mate(v) { beta } else { v };
+                }
+            }
+        }
+
+        // Step 4. Moves.
+        let moves = if root {
+            let mut list = shakmaty::MoveList::new();
+            list.extend(self.root_moves.iter().copied());
+            list
+        } else {
+            pos.legal_moves()
+        };
+        if moves.is_empty() {
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
+        if !root && pos.halfmoves() >= 100 {
+            return DRAW;
+        }
+        let picker = MovePicker::new(pos, moves, tt_move, self.heuristics, ply);
+        let mut quiets_tried: shakmaty::MoveList = shakmaty::MoveList::new();
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for (index, m) in picker.enumerate() {
+            let quiet = !is_tactical(m);
+            let child = pos.play(m);
+            self.tt.prefetch(child.key());
+            let gives_check = child.is_check();
+            let new_depth = depth - 1 + i32::from(gives_check);
+            self.push_key(child.key(), ply, false);
+            let v = if index == 0 {
+                -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
+            } else {
+                // Step 5. Late moves: reduced null-window search first, widened only if
+                // it beats alpha.
+                let mut r = 0;
+                if depth >= 3 && index >= 2 && quiet && !in_check && !gives_check {
+                    r = self.lmr[depth.min(63) as usize][index.min(63)];
+                    r -= i32::from(pv_node) + i32::from(self.heuristics.is_killer(ply, m));
+                    r -= self.heuristics.history(pos, m) / 8192;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut v = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                if v > alpha && r > 0 {
+                    v = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if v > alpha && v < beta && pv_node {
+                    v = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
+                }
+                v
+            };
+            self.pop_key();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    self.update_pv(ply, m);
+                    if v >= beta {
+                        if quiet {
+                            self.heuristics.reward(pos, ply, depth, m, &quiets_tried);
+                        }
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if quiet {
+                quiets_tried.push(m);
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            Entry {
+                mv: best_move.map_or(tt_move, PackedMove::new),
+                value: to_table(best, ply),
+                eval: if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Quiescence search: only captures and promotions (all moves when in check), so that
+    /// the evaluator only ever sees quiet positions.
+    fn quiesce(&mut self, pos: &Position, mut alpha: Value, beta: Value, ply: usize) -> Value {
+        if self.visit(ply) {
+            return 0;
+        }
+        if is_dead_draw(pos) {
+            return DRAW;
+        }
+        let in_check = pos.is_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { self.evaluate(pos) };
+        }
+        let mut best = -INFINITY;
+        let mut stand_pat = -INFINITY;
+        if !in_check {
+            stand_pat = self.evaluate(pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { mated_in(ply) } else { best };
+        }
+        if !in_check {
+            moves.retain(|m| is_tactical(*m));
+        }
+        for m in MovePicker::tactical(moves) {
+            if !in_check {
+                // Delta pruning: even winning the piece for free would not reach alpha.
+                let gain = m.capture().map_or(0, piece_value)
+                    + m.promotion().map_or(0, |p| piece_value(p) - 100);
+                if stand_pat + gain + 200 <= alpha {
+                    continue;
+                }
+                if m.promotion().is_some_and(|p| p != shakmaty::Role::Queen) {
+                    continue;
+                }
+                if see(pos.chess(), m) < 0 {
+                    continue;
+                }
+            }
+            let child = pos.play(m);
+            let v = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        best
+    }
+
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> Value {
+        self.eval.evaluate(pos.chess())
+    }
+}
+
+/// A stored bound settles the window.
+#[inline]
+fn cuts(bound: Bound, v: Value, alpha: Value, beta: Value) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => v >= beta,
+        Bound::Upper => v <= alpha,
+    }
+}
+
+/// Neither side can mate: checked only with few pieces left, where it can be true.
+#[inline]
+fn is_dead_draw(pos: &Position) -> bool {
+    pos.chess().board().occupied().count() <= 4 && pos.is_insufficient_material()
+}

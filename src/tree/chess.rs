@@ -1,0 +1,196 @@
+//! The chess view of the game-tree interface: a node is a position with a remaining depth.
+//! Checkmate, stalemate and the draw rules make terminals; at the horizon the leaf value
+//! is the exact quiescence value (full window) under the selected evaluator, so that every
+//! algorithm run on this tree is computing the same function and their values agree.
+
+use shakmaty::Move;
+
+use super::{Expansion, GameTree, LeafLog};
+use crate::board::exchange::{is_tactical, mvv_lva};
+use crate::board::game::is_search_repetition;
+use crate::board::{Evaluator, Game, Position};
+use crate::search::score::{DRAW, INFINITY, MAX_PLY, Value, mated_in};
+
+/// A position with the plies left to the horizon.
+#[derive(Debug, Clone)]
+pub struct ChessNode {
+    pub pos: Position,
+    pub depth: i32,
+    pub ply: usize,
+}
+
+/// Chess as a game tree rooted at a game's current position.
+pub struct ChessTree<'a> {
+    eval: &'a dyn Evaluator,
+    root: Position,
+    /// Keys of the game, then of the path to the node being expanded. Every algorithm
+    /// here expands a node only after its ancestors, so truncating to the node's ply
+    /// before pushing its key keeps the path right.
+    keys: Vec<u64>,
+    root_index: usize,
+    /// If not empty, the only root moves searched (`go searchmoves`).
+    root_moves: Vec<Move>,
+    nodes: u64,
+    leaves: LeafLog,
+}
+
+impl<'a> ChessTree<'a> {
+    pub fn new(game: &Game, eval: &'a dyn Evaluator) -> Self {
+        let keys = game.keys().to_vec();
+        ChessTree {
+            eval,
+            root: game.position().clone(),
+            root_index: keys.len() - 1,
+            keys,
+            root_moves: Vec::new(),
+            nodes: 0,
+            leaves: LeafLog::default(),
+        }
+    }
+
+    /// Records the sequence of evaluated leaves from now on.
+    pub fn record_leaves(&mut self) {
+        self.leaves = LeafLog::recording();
+    }
+
+    /// Searches only these root moves (none: all of them).
+    pub fn restrict_root(&mut self, moves: &[Move]) {
+        self.root_moves = moves.to_vec();
+    }
+
+    /// The root searched to `depth` plies.
+    pub fn root(&self, depth: i32) -> ChessNode {
+        ChessNode {
+            pos: self.root.clone(),
+            depth,
+            ply: 0,
+        }
+    }
+
+    fn leaf(&mut self, node: &ChessNode, value: Value) -> Expansion {
+        self.leaves.record(node.pos.key());
+        Expansion::Leaf(value)
+    }
+
+    /// Plain quiescence search: stand pat, then captures and promotions by MVV-LVA (all
+    /// evasions in check). No pruning beyond alpha-beta, so the value is exact for the
+    /// full window.
+    fn quiesce(&mut self, pos: &Position, mut alpha: Value, beta: Value, ply: usize) -> Value {
+        self.nodes += 1;
+        let in_check = pos.is_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check {
+                DRAW
+            } else {
+                self.eval.evaluate(pos.chess())
+            };
+        }
+        let mut best = -INFINITY;
+        if !in_check {
+            best = self.eval.evaluate(pos.chess());
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { mated_in(ply) } else { best };
+        }
+        if !in_check {
+            moves.retain(|m| is_tactical(*m));
+        }
+        moves.sort_unstable_by_key(|&m| -mvv_lva(m));
+        for m in moves {
+            let v = -self.quiesce(&pos.play(m), -beta, -alpha, ply + 1);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    break;
+                }
+                alpha = alpha.max(v);
+            }
+        }
+        best
+    }
+}
+
+impl GameTree for ChessTree<'_> {
+    type Node = ChessNode;
+    type Move = Move;
+
+    fn expand(&mut self, node: &ChessNode, children: &mut Vec<Move>) -> Expansion {
+        children.clear();
+        self.nodes += 1;
+        let pos = &node.pos;
+        self.keys.truncate(self.root_index + node.ply);
+        self.keys.push(pos.key());
+        if node.ply > 0 {
+            let reversible = pos.halfmoves() as usize;
+            if reversible >= 4 && is_search_repetition(&self.keys, reversible, self.root_index) {
+                return self.leaf(node, DRAW);
+            }
+            if pos.is_insufficient_material() {
+                return self.leaf(node, DRAW);
+            }
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            let v = if pos.is_check() {
+                mated_in(node.ply)
+            } else {
+                DRAW
+            };
+            return self.leaf(node, v);
+        }
+        if node.ply > 0 && pos.halfmoves() >= 100 {
+            return self.leaf(node, DRAW);
+        }
+        if node.depth <= 0 || node.ply >= MAX_PLY - 2 {
+            let v = self.quiesce(pos, -INFINITY, INFINITY, node.ply);
+            return self.leaf(node, v);
+        }
+        // Fixed order: tactical moves by MVV-LVA, then quiet moves in generation order.
+        let allowed =
+            |m: &Move| node.ply > 0 || self.root_moves.is_empty() || self.root_moves.contains(m);
+        children.extend(
+            moves
+                .iter()
+                .copied()
+                .filter(|m| is_tactical(*m) && allowed(m)),
+        );
+        children.sort_unstable_by_key(|&m| -mvv_lva(m));
+        children.extend(
+            moves
+                .iter()
+                .copied()
+                .filter(|m| !is_tactical(*m) && allowed(m)),
+        );
+        Expansion::Inner
+    }
+
+    fn play(&mut self, node: &ChessNode, m: Move) -> ChessNode {
+        ChessNode {
+            pos: node.pos.play(m),
+            depth: node.depth - 1,
+            ply: node.ply + 1,
+        }
+    }
+
+    fn key(&self, node: &ChessNode) -> u64 {
+        // The same position searched to another depth is another subtree.
+        node.pos.key() ^ (node.depth as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    fn id(&self, node: &ChessNode) -> u64 {
+        node.pos.key()
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn leaves(&self) -> &LeafLog {
+        &self.leaves
+    }
+}

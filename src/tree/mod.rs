@@ -1,0 +1,83 @@
+//! The game-tree interface the research algorithms are written against, so that one
+//! implementation runs on chess positions and on synthetic trees where the papers'
+//! theorems can be checked exactly.
+//!
+//! Values are negamax values: a leaf's value is from the point of view of the side to
+//! move at that leaf, and a parent's value is the maximum of its children's negated values.
+
+pub mod chess;
+
+pub use chess::{ChessNode, ChessTree};
+
+use crate::search::score::Value;
+
+/// What expanding a node found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expansion {
+    /// The node is a leaf (terminal, or at the horizon) with this value for the side to
+    /// move. Each such answer is one leaf evaluation.
+    Leaf(Value),
+    /// The node has children; they were written to the buffer, left to right.
+    Inner,
+}
+
+/// A game tree as the search algorithms see it.
+pub trait GameTree {
+    type Node: Clone;
+    type Move: Copy + PartialEq;
+
+    /// Either the leaf value of `node`, or its children in their fixed left-to-right order
+    /// (written into `children`, which is cleared first).
+    fn expand(&mut self, node: &Self::Node, children: &mut Vec<Self::Move>) -> Expansion;
+
+    /// The child of `node` reached by `m`.
+    fn play(&mut self, node: &Self::Node, m: Self::Move) -> Self::Node;
+
+    /// A key for bound storage: equal keys mean the same subtree (position and depth).
+    fn key(&self, node: &Self::Node) -> u64;
+
+    /// A stable identifier for tracing which leaves were evaluated.
+    fn id(&self, node: &Self::Node) -> u64;
+
+    /// Nodes visited so far (interior expansions, leaves, and any work inside leaf values).
+    fn nodes(&self) -> u64;
+
+    /// The leaf evaluations so far.
+    fn leaves(&self) -> &LeafLog;
+}
+
+/// Counts leaf evaluations — the papers' cost measure — and optionally records which
+/// leaves were evaluated, in order.
+#[derive(Debug, Clone, Default)]
+pub struct LeafLog {
+    count: u64,
+    sequence: Option<Vec<u64>>,
+}
+
+impl LeafLog {
+    /// A log that also records the sequence of leaf ids.
+    pub fn recording() -> Self {
+        LeafLog {
+            count: 0,
+            sequence: Some(Vec::new()),
+        }
+    }
+
+    #[inline]
+    pub fn record(&mut self, id: u64) {
+        self.count += 1;
+        if let Some(seq) = &mut self.sequence {
+            seq.push(id);
+        }
+    }
+
+    /// Number of leaf evaluations.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The evaluated leaves in order, if recording.
+    pub fn sequence(&self) -> Option<&[u64]> {
+        self.sequence.as_deref()
+    }
+}

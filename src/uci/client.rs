@@ -1,0 +1,252 @@
+//! The other side of the protocol: driving an external UCI engine (Stockfish, GNU Chess,
+//! another Searchlight) as a child process. Every wait has a deadline, so an engine that
+//! hangs or dies is an error for the caller, never a hang; dropping the client ends the
+//! process and reaps it.
+
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crossbeam::channel::{Receiver, RecvTimeoutError, unbounded};
+use thiserror::Error;
+
+/// What went wrong with an external engine.
+#[derive(Debug, Error)]
+pub enum ClientError {
+    #[error("cannot start '{program}': {source}")]
+    Spawn {
+        program: String,
+        source: std::io::Error,
+    },
+    #[error("engine did not answer '{0}' in time")]
+    Timeout(String),
+    #[error("engine exited")]
+    Exited,
+    #[error("cannot write to engine: {0}")]
+    Write(std::io::Error),
+    #[error("engine sent a malformed reply: {0}")]
+    Protocol(String),
+}
+
+/// The last search report seen before `bestmove`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    pub depth: Option<u32>,
+    /// `score cp N` or `score mate N` as written.
+    pub score: Option<String>,
+    pub nodes: Option<u64>,
+}
+
+/// An engine's answer to `go`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    pub bestmove: String,
+    pub ponder: Option<String>,
+    pub report: Report,
+}
+
+/// A running external UCI engine.
+pub struct Client {
+    /// The `id name` the engine announced (the program path until the handshake).
+    pub name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Client {
+    /// Starts `program args...` with piped stdin/stdout (stderr is discarded).
+    pub fn start(program: &str, args: &[String]) -> Result<Self, ClientError> {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|source| ClientError::Spawn {
+                program: program.to_string(),
+                source,
+            })?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(ClientError::Exited);
+        };
+        let (tx, lines) = unbounded();
+        // The reader thread ends when the engine closes its stdout.
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Ok(Client {
+            name: program.to_string(),
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), ClientError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(ClientError::Write)
+    }
+
+    /// Reads lines until `accept` returns `Some`, or the deadline passes.
+    fn read_until<T>(
+        &mut self,
+        what: &str,
+        timeout: Duration,
+        mut accept: impl FnMut(&str) -> Option<T>,
+    ) -> Result<T, ClientError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    if let Some(v) = accept(&line) {
+                        return Ok(v);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(ClientError::Timeout(what.into())),
+                Err(RecvTimeoutError::Disconnected) => return Err(ClientError::Exited),
+            }
+        }
+    }
+
+    /// `uci` … `uciok`, remembering the engine's name.
+    pub fn handshake(&mut self, timeout: Duration) -> Result<(), ClientError> {
+        self.send("uci")?;
+        let mut name = None;
+        self.read_until("uci", timeout, |line| {
+            if let Some(n) = line.strip_prefix("id name ") {
+                name = Some(n.trim().to_string());
+            }
+            (line.trim() == "uciok").then_some(())
+        })?;
+        if let Some(n) = name {
+            self.name = n;
+        }
+        Ok(())
+    }
+
+    /// `isready` … `readyok`.
+    pub fn sync(&mut self, timeout: Duration) -> Result<(), ClientError> {
+        self.send("isready")?;
+        self.read_until("isready", timeout, |line| {
+            (line.trim() == "readyok").then_some(())
+        })
+    }
+
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ClientError> {
+        self.send(&format!("setoption name {name} value {value}"))
+    }
+
+    /// Sends `position` and `go`, and waits for `bestmove`. If the deadline passes the
+    /// engine is told to stop and given `grace` more to answer.
+    pub fn search(
+        &mut self,
+        position: &str,
+        go: &str,
+        timeout: Duration,
+        grace: Duration,
+    ) -> Result<Reply, ClientError> {
+        self.send(position)?;
+        self.send(go)?;
+        let mut report = Report::default();
+        let mut take = |line: &str| -> Option<Result<Reply, ClientError>> {
+            let mut tokens = line.split_whitespace();
+            match tokens.next() {
+                Some("info") => {
+                    note_info(line, &mut report);
+                    None
+                }
+                Some("bestmove") => Some(match tokens.next() {
+                    Some(m) => {
+                        let ponder = match (tokens.next(), tokens.next()) {
+                            (Some("ponder"), Some(p)) => Some(p.to_string()),
+                            _ => None,
+                        };
+                        Ok(Reply {
+                            bestmove: m.to_string(),
+                            ponder,
+                            report: report.clone(),
+                        })
+                    }
+                    None => Err(ClientError::Protocol(line.to_string())),
+                }),
+                _ => None,
+            }
+        };
+        match self.read_until("go", timeout, &mut take) {
+            Err(ClientError::Timeout(_)) => {
+                self.send("stop")?;
+                self.read_until("stop", grace, &mut take)?
+            }
+            other => other?,
+        }
+    }
+
+    /// Asks the engine to quit, then makes sure the process is gone and reaped.
+    pub fn quit(mut self) {
+        self.finish();
+    }
+
+    fn finish(&mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+/// Keeps depth, score and nodes from an `info` line.
+fn note_info(line: &str, report: &mut Report) {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 1;
+    while i < tokens.len() {
+        match tokens[i] {
+            "depth" => report.depth = tokens.get(i + 1).and_then(|t| t.parse().ok()),
+            "nodes" => report.nodes = tokens.get(i + 1).and_then(|t| t.parse().ok()),
+            "score" => {
+                if let (Some(kind), Some(v)) = (tokens.get(i + 1), tokens.get(i + 2)) {
+                    report.score = Some(format!("{kind} {v}"));
+                }
+                i += 2;
+            }
+            "pv" | "string" => break,
+            _ => {}
+        }
+        i += 1;
+    }
+}

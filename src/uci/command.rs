@@ -1,0 +1,360 @@
+//! UCI input as a pure function from a line to a typed [`Command`]. Nothing here touches
+//! engine state; a line either parses completely or is rejected with a reason naming the
+//! offending token.
+
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+use std::time::Duration;
+
+use thiserror::Error;
+
+use crate::search::Limits;
+
+/// Where a `position` command starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Start {
+    StartPos,
+    Fen(String),
+}
+
+/// A parsed `go`: the limits, and `searchmoves` as text (legality depends on the position).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Go {
+    pub limits: Limits,
+    pub searchmoves: Vec<String>,
+}
+
+/// One line of GUI input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Uci,
+    Debug(bool),
+    IsReady,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    UciNewGame,
+    Position {
+        start: Start,
+        moves: Vec<String>,
+    },
+    Go(Go),
+    Stop,
+    PonderHit,
+    Quit,
+    /// A blank line: nothing to do.
+    Empty,
+    /// No known command in the line; UCI says to ignore it.
+    Unknown(String),
+}
+
+/// Why a line was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum UciError {
+    #[error("position: expected 'startpos' or 'fen', found {0}")]
+    PositionStart(String),
+    #[error("position: unexpected '{0}' (expected 'moves')")]
+    PositionTrailing(String),
+    #[error("position fen: missing FEN")]
+    MissingFen,
+    #[error("go: missing value for '{0}'")]
+    MissingValue(&'static str),
+    #[error("go: invalid value '{value}' for '{token}'")]
+    InvalidValue { token: &'static str, value: String },
+    #[error("go: unknown token '{0}'")]
+    UnknownGoToken(String),
+    #[error("setoption: expected 'name'")]
+    SetOptionName,
+    #[error("debug: expected 'on' or 'off', found {0}")]
+    Debug(String),
+}
+
+const COMMANDS: &[&str] = &[
+    "uci",
+    "debug",
+    "isready",
+    "setoption",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+];
+
+/// Parses one input line. Leading unknown tokens are skipped, as the UCI specification
+/// asks ("joho debug on" is "debug on").
+pub fn parse(line: &str) -> Result<Command, UciError> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    if tokens.is_empty() {
+        return Ok(Command::Empty);
+    }
+    let Some(start) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
+        return Ok(Command::Unknown(line.trim().chars().take(80).collect()));
+    };
+    let args = &tokens[start + 1..];
+    Ok(match tokens[start] {
+        "uci" => Command::Uci,
+        "isready" => Command::IsReady,
+        "ucinewgame" => Command::UciNewGame,
+        "stop" => Command::Stop,
+        "ponderhit" => Command::PonderHit,
+        "quit" => Command::Quit,
+        "debug" => match args.first() {
+            Some(&"on") => Command::Debug(true),
+            Some(&"off") => Command::Debug(false),
+            other => return Err(UciError::Debug(describe(other.copied()))),
+        },
+        "setoption" => parse_setoption(args)?,
+        "position" => parse_position(args)?,
+        "go" => Command::Go(parse_go(args)?),
+        _ => Command::Unknown(line.trim().chars().take(80).collect()),
+    })
+}
+
+fn describe(token: Option<&str>) -> String {
+    match token {
+        Some(t) => format!("'{}'", t.chars().take(40).collect::<String>()),
+        None => "nothing".to_string(),
+    }
+}
+
+/// `setoption name <id...> [value <x...>]`: names and values may contain spaces.
+fn parse_setoption(args: &[&str]) -> Result<Command, UciError> {
+    if args.first() != Some(&"name") || args.len() < 2 {
+        return Err(UciError::SetOptionName);
+    }
+    let rest = &args[1..];
+    let (name, value) = match rest.iter().position(|&t| t == "value") {
+        Some(i) => (&rest[..i], Some(rest[i + 1..].join(" "))),
+        None => (rest, None),
+    };
+    if name.is_empty() {
+        return Err(UciError::SetOptionName);
+    }
+    Ok(Command::SetOption {
+        name: name.join(" "),
+        value,
+    })
+}
+
+/// `position startpos|fen <fen> [moves <m>...]`.
+fn parse_position(args: &[&str]) -> Result<Command, UciError> {
+    let moves_at = args.iter().position(|&t| t == "moves");
+    let head = &args[..moves_at.unwrap_or(args.len())];
+    let moves = moves_at.map_or_else(Vec::new, |i| {
+        args[i + 1..].iter().map(|m| m.to_string()).collect()
+    });
+    let start = match head.first() {
+        Some(&"startpos") => {
+            if let Some(extra) = head.get(1) {
+                return Err(UciError::PositionTrailing(extra.chars().take(40).collect()));
+            }
+            Start::StartPos
+        }
+        Some(&"fen") => {
+            if head.len() < 2 {
+                return Err(UciError::MissingFen);
+            }
+            Start::Fen(head[1..].join(" "))
+        }
+        other => return Err(UciError::PositionStart(describe(other.copied()))),
+    };
+    Ok(Command::Position { start, moves })
+}
+
+/// `go` with any combination of limits.
+fn parse_go(args: &[&str]) -> Result<Go, UciError> {
+    let mut go = Go::default();
+    let mut i = 0;
+    while i < args.len() {
+        let token = args[i];
+        i += 1;
+        let limits = &mut go.limits;
+        match token {
+            "infinite" => limits.infinite = true,
+            "ponder" => limits.ponder = true,
+            "searchmoves" => {
+                let end = args[i..]
+                    .iter()
+                    .position(|t| GO_TOKENS.contains(t))
+                    .map_or(args.len(), |p| i + p);
+                go.searchmoves = args[i..end].iter().map(|m| m.to_string()).collect();
+                i = end;
+            }
+            "wtime" => limits.wtime = Some(millis(args.get(i), "wtime")?),
+            "btime" => limits.btime = Some(millis(args.get(i), "btime")?),
+            "winc" => limits.winc = Some(millis(args.get(i), "winc")?),
+            "binc" => limits.binc = Some(millis(args.get(i), "binc")?),
+            "movetime" => limits.movetime = Some(millis(args.get(i), "movetime")?),
+            "movestogo" => {
+                let n: u32 = number(args.get(i), "movestogo")?;
+                // 0 would mean "this move ends the period": treat as sudden death.
+                limits.movestogo = (n > 0).then_some(n);
+            }
+            "depth" => limits.depth = Some(number::<u32>(args.get(i), "depth")?.max(1)),
+            "nodes" => limits.nodes = Some(number::<u64>(args.get(i), "nodes")?.max(1)),
+            "mate" => limits.mate = Some(number::<u32>(args.get(i), "mate")?.max(1)),
+            other => return Err(UciError::UnknownGoToken(other.chars().take(40).collect())),
+        }
+        if VALUED_GO_TOKENS.contains(&token) {
+            i += 1;
+        }
+    }
+    Ok(go)
+}
+
+const VALUED_GO_TOKENS: &[&str] = &[
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movetime",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+];
+
+const GO_TOKENS: &[&str] = &[
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movetime",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+];
+
+fn number<T: std::str::FromStr>(value: Option<&&str>, token: &'static str) -> Result<T, UciError> {
+    let v = value.ok_or(UciError::MissingValue(token))?;
+    v.parse().map_err(|_| UciError::InvalidValue {
+        token,
+        value: v.chars().take(40).collect(),
+    })
+}
+
+/// A time in milliseconds. Negative clocks (some GUIs send them once a flag has fallen)
+/// count as zero.
+fn millis(value: Option<&&str>, token: &'static str) -> Result<Duration, UciError> {
+    let ms: i64 = number(value, token)?;
+    Ok(Duration::from_millis(ms.max(0) as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simple_commands() {
+        assert_eq!(parse("uci"), Ok(Command::Uci));
+        assert_eq!(parse("  isready \t"), Ok(Command::IsReady));
+        assert_eq!(parse(""), Ok(Command::Empty));
+        assert_eq!(parse("joho debug on"), Ok(Command::Debug(true)));
+        assert!(matches!(parse("xyzzy"), Ok(Command::Unknown(_))));
+    }
+
+    #[test]
+    fn setoption_names_and_values_with_spaces() {
+        assert_eq!(
+            parse("setoption name Move Overhead value 30"),
+            Ok(Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("30".into())
+            })
+        );
+        assert_eq!(
+            parse("setoption name Clear Hash"),
+            Ok(Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            })
+        );
+        assert_eq!(parse("setoption value 3"), Err(UciError::SetOptionName));
+    }
+
+    #[test]
+    fn position_forms() {
+        assert_eq!(
+            parse("position startpos moves e2e4 e7e5"),
+            Ok(Command::Position {
+                start: Start::StartPos,
+                moves: vec!["e2e4".into(), "e7e5".into()]
+            })
+        );
+        let fen = "8/8/8/8/8/8/8/K6k w - - 0 1";
+        assert_eq!(
+            parse(&format!("position fen {fen}")),
+            Ok(Command::Position {
+                start: Start::Fen(fen.into()),
+                moves: vec![]
+            })
+        );
+        assert_eq!(parse("position fen"), Err(UciError::MissingFen));
+        assert!(parse("position banana").is_err());
+        assert!(parse("position").is_err());
+    }
+
+    #[test]
+    fn go_combines_limits() {
+        let Ok(Command::Go(go)) =
+            parse("go wtime 1000 btime -5 winc 10 binc 10 movestogo 5 depth 7 nodes 99")
+        else {
+            panic!("go did not parse");
+        };
+        let l = go.limits;
+        assert_eq!(l.wtime, Some(Duration::from_millis(1000)));
+        assert_eq!(l.btime, Some(Duration::ZERO));
+        assert_eq!(
+            (l.depth, l.nodes, l.movestogo),
+            (Some(7), Some(99), Some(5))
+        );
+        let Ok(Command::Go(go)) = parse("go infinite searchmoves e2e4 d2d4 ponder") else {
+            panic!("go did not parse");
+        };
+        assert!(go.limits.infinite && go.limits.ponder);
+        assert_eq!(go.searchmoves, vec!["e2e4", "d2d4"]);
+    }
+
+    #[test]
+    fn bad_go_values_are_errors() {
+        assert_eq!(
+            parse("go depth abc"),
+            Err(UciError::InvalidValue {
+                token: "depth",
+                value: "abc".into()
+            })
+        );
+        assert_eq!(
+            parse("go movetime"),
+            Err(UciError::MissingValue("movetime"))
+        );
+        assert_eq!(
+            parse("go sideways"),
+            Err(UciError::UnknownGoToken("sideways".into()))
+        );
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        for line in [
+            "\u{0}\u{1}\u{fffd}",
+            "go go go",
+            "position fen moves",
+            "setoption name",
+        ] {
+            let _ = parse(line);
+        }
+        let long = "position startpos moves ".to_string() + &"e2e4 ".repeat(200_000);
+        assert!(parse(&long).is_ok());
+    }
+}

@@ -1,0 +1,35 @@
+//! The UCI interface: input parsing ([`command`]), driving external engines ([`client`]), reading lines ([`input`]), the session
+//! state and search thread ([`session`]), and everything written back ([`output`]).
+
+pub mod client;
+pub mod command;
+pub mod input;
+pub mod output;
+pub mod session;
+
+pub use output::Output;
+pub use session::{Flow, Session};
+
+/// Runs the UCI loop on stdin/stdout until `quit` or end of input.
+pub fn run() {
+    let mut session = Session::new(Output::stdout());
+    let out = Output::stdout();
+    let stdin = std::io::stdin();
+    let mut reader = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        match input::read_line(&mut reader, &mut buf) {
+            input::Line::Text(line) => {
+                if session.handle(&line) == Flow::Quit {
+                    break;
+                }
+            }
+            input::Line::TooLong(n) => {
+                out.error(&format!("input line of {n} bytes is too long; ignored"));
+            }
+            // End of input means the GUI is gone: stop searching and leave.
+            input::Line::Eof => break,
+        }
+    }
+    session.shutdown();
+}
