@@ -49,20 +49,19 @@ impl EngineSpec {
                 pending.push(word);
                 continue;
             };
-            let joined = pending
+            // Where the key starts: at an `option.` word, or (for a local engine, whose
+            // option names need no prefix) at the first pending word; earlier pending
+            // words continue the previous value.
+            let key_start = pending
                 .iter()
-                .copied()
-                .chain(std::iter::once(k))
-                .collect::<Vec<_>>()
-                .join(" ");
-            let is_option_name =
-                joined.starts_with("option.") || (local && !KEYS.contains(&joined.as_str()));
-            let key = if pending.is_empty() || is_option_name {
-                joined
-            } else {
-                continue_last(&mut fields, &pending)?;
-                k.to_string()
-            };
+                .position(|w| w.starts_with("option."))
+                .unwrap_or(if local { 0 } else { pending.len() });
+            let mut key_words: Vec<&str> = pending[key_start..].to_vec();
+            key_words.push(k);
+            let key = key_words.join(" ");
+            if key_start > 0 {
+                continue_last(&mut fields, &pending[..key_start])?;
+            }
             pending.clear();
             fields.push((key, v.to_string()));
         }

@@ -61,6 +61,8 @@ impl TimeBudget {
 #[derive(Debug)]
 pub struct SearchControl {
     stop: AtomicBool,
+    /// The GUI said `stop`: also ends the hold on `bestmove` (infinite, ponder).
+    released: AtomicBool,
     pondering: AtomicBool,
     infinite: bool,
     budget: TimeBudget,
@@ -69,7 +71,7 @@ pub struct SearchControl {
     origin: Instant,
     /// Microseconds from `origin` to the moment the clock started: `go`, or `ponderhit`.
     clock_start_us: AtomicU64,
-    released: Mutex<()>,
+    release_lock: Mutex<()>,
     wake: Condvar,
 }
 
@@ -78,6 +80,7 @@ impl SearchControl {
     pub fn new(limits: &Limits, turn: Color, overhead: Duration) -> Self {
         SearchControl {
             stop: AtomicBool::new(false),
+            released: AtomicBool::new(false),
             pondering: AtomicBool::new(limits.ponder),
             infinite: limits.infinite,
             budget: TimeBudget::new(limits, turn, overhead),
@@ -85,7 +88,7 @@ impl SearchControl {
             nodes: AtomicU64::new(0),
             origin: Instant::now(),
             clock_start_us: AtomicU64::new(0),
-            released: Mutex::new(()),
+            release_lock: Mutex::new(()),
             wake: Condvar::new(),
         }
     }
@@ -95,8 +98,17 @@ impl SearchControl {
         Self::new(&Limits::default(), Color::White, Duration::ZERO)
     }
 
-    /// Asks every search thread to finish; also ends the wait for `stop` in infinite mode.
+    /// The GUI's `stop`: every search thread finishes, and `bestmove` is due at once even
+    /// in infinite or ponder mode.
     pub fn stop(&self) {
+        self.released.store(true, Ordering::Release);
+        self.finish();
+    }
+
+    /// The search itself decided to end (a limit was reached, or the main thread is done
+    /// and its helpers must follow). Unlike [`stop`](Self::stop) this does not release a
+    /// `bestmove` held for infinite or ponder mode.
+    pub fn finish(&self) {
         self.stop.store(true, Ordering::Release);
         self.notify();
     }
@@ -162,10 +174,10 @@ impl SearchControl {
     /// The search must not report `bestmove` before `stop` (infinite) or, while pondering,
     /// before `ponderhit` or `stop`. Blocks until that holds.
     pub fn wait_until_released(&self) {
-        let Ok(mut guard) = self.released.lock() else {
+        let Ok(mut guard) = self.release_lock.lock() else {
             return;
         };
-        while !self.stopped() && (self.infinite || self.pondering()) {
+        while !self.released.load(Ordering::Acquire) && (self.infinite || self.pondering()) {
             match self.wake.wait_timeout(guard, Duration::from_millis(50)) {
                 Ok((g, _)) => guard = g,
                 Err(_) => return,
@@ -175,7 +187,7 @@ impl SearchControl {
 
     fn notify(&self) {
         // Taking the lock orders the flag change before the waiter's re-check.
-        drop(self.released.lock());
+        drop(self.release_lock.lock());
         self.wake.notify_all();
     }
 }
@@ -229,7 +241,7 @@ impl<'a> Poller<'a> {
             return true;
         }
         if self.main && (out_of_nodes || self.control.hard_limit_reached()) {
-            self.control.stop();
+            self.control.finish();
             return true;
         }
         false
@@ -304,6 +316,11 @@ mod tests {
         let waiter = std::thread::spawn(move || c2.wait_until_released());
         std::thread::sleep(ms(20));
         assert!(!waiter.is_finished());
+        // The search finishing on its own does not release the answer...
+        control.finish();
+        std::thread::sleep(ms(20));
+        assert!(!waiter.is_finished());
+        // ...the GUI's stop does.
         control.stop();
         waiter.join().unwrap();
     }

@@ -47,7 +47,7 @@ impl Backend for Pvs {
             }
             result = Worker::new(req, &mut main[0], 0).iterate();
             // Helpers stop with the main thread.
-            req.control.stop();
+            req.control.finish();
         })
         .unwrap_or_else(|e| std::panic::resume_unwind(e));
         result.nodes = req.control.nodes();

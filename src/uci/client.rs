@@ -110,6 +110,19 @@ impl Client {
             .map_err(ClientError::Write)
     }
 
+    /// The next line the engine writes, waiting at most `timeout`.
+    pub fn next_line(&mut self, timeout: Duration) -> Result<String, ClientError> {
+        self.lines.recv_timeout(timeout).map_err(|e| match e {
+            RecvTimeoutError::Timeout => ClientError::Timeout("a line".into()),
+            RecvTimeoutError::Disconnected => ClientError::Exited,
+        })
+    }
+
+    /// True once the engine process has exited.
+    pub fn has_exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+
     /// Reads lines until `accept` returns `Some`, or the deadline passes.
     fn read_until<T>(
         &mut self,

@@ -1,0 +1,227 @@
+//! Bad input gets a clear error and loses nothing: each case from the issue, against the
+//! built binary. After every bad line the engine must still answer, and the last good
+//! position and options must still be in force.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Engine, chess};
+
+/// A position with exactly one legal move (Kh1-g1... only Kxg2 escapes): lets a test see
+/// which position the engine holds by asking it to move.
+const ONE_MOVE: &str = "7k/8/8/8/8/8/6q1/7K w - - 0 1";
+const ONE_MOVE_BEST: &str = "h1g2";
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect()
+}
+
+/// Sends a bad line; expects exactly one `info string error` naming `needle`, then checks
+/// that the engine still holds the one-move position.
+fn rejected(e: &mut Engine, line: &str, needle: &str) {
+    e.send(line);
+    let lines = e.sync();
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 1, "{line}: {lines:?}");
+    assert!(
+        errs[0].contains(needle),
+        "{line}: {errs:?} should mention {needle}"
+    );
+    still_holds_one_move_position(e);
+}
+
+fn still_holds_one_move_position(e: &mut Engine) {
+    let (_, best) = e.go("go depth 2", &chess(ONE_MOVE));
+    assert_eq!(best, ONE_MOVE_BEST, "position was lost");
+}
+
+fn engine_with_one_move_position() -> Engine {
+    let mut e = Engine::ready();
+    e.send(&format!("position fen {ONE_MOVE}"));
+    e
+}
+
+#[test]
+fn invalid_fen_is_rejected_and_position_kept() {
+    let mut e = engine_with_one_move_position();
+    rejected(&mut e, "position fen not/a/fen w - - 0 1", "invalid fen");
+    rejected(
+        &mut e,
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "illegal position",
+    );
+    rejected(&mut e, "position fen", "missing FEN");
+    rejected(&mut e, "position sideways", "expected 'startpos' or 'fen'");
+}
+
+#[test]
+fn illegal_or_malformed_move_is_rejected_and_position_kept() {
+    let mut e = engine_with_one_move_position();
+    rejected(
+        &mut e,
+        "position startpos moves e2e4 e7e5 e1e3",
+        "illegal move 'e1e3'",
+    );
+    rejected(
+        &mut e,
+        "position startpos moves e2e4 zz9",
+        "malformed move 'zz9'",
+    );
+    rejected(
+        &mut e,
+        &format!("position fen {ONE_MOVE} moves h1h2"),
+        "illegal move 'h1h2'",
+    );
+}
+
+#[test]
+fn unknown_option_and_bad_values_are_rejected() {
+    let mut e = engine_with_one_move_position();
+    rejected(
+        &mut e,
+        "setoption name Hashish value 3",
+        "unknown option 'Hashish'",
+    );
+    rejected(&mut e, "setoption name Hash value 0", "out of range");
+    rejected(&mut e, "setoption name Threads value many", "'many'");
+    rejected(&mut e, "setoption name Search value nonsense", "'nonsense'");
+    rejected(
+        &mut e,
+        "setoption name UCI_Chess960 value maybe",
+        "true or false",
+    );
+    rejected(
+        &mut e,
+        "setoption name Hash value 99999999999",
+        "out of range",
+    );
+}
+
+#[test]
+fn malformed_go_is_rejected_without_a_search() {
+    let mut e = engine_with_one_move_position();
+    for (line, needle) in [
+        ("go depth abc", "invalid value 'abc' for 'depth'"),
+        ("go movetime", "missing value for 'movetime'"),
+        ("go wtime 1000 sideways", "unknown token 'sideways'"),
+        ("go searchmoves e2e4", "illegal move 'e2e4'"),
+    ] {
+        e.send(line);
+        let lines = e.lines_within(Duration::from_millis(300));
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "{line}: {lines:?}"
+        );
+        let errs = errors(&lines);
+        assert_eq!(errs.len(), 1, "{line}: {lines:?}");
+        assert!(errs[0].contains(needle), "{line}: {errs:?}");
+    }
+    still_holds_one_move_position(&mut e);
+}
+
+#[test]
+fn empty_and_unknown_lines_are_ignored_silently() {
+    let mut e = engine_with_one_move_position();
+    for line in ["", "   ", "\t", "hello engine", "register later", "d"] {
+        e.send(line);
+        let lines = e.sync();
+        assert_eq!(lines, vec!["readyok".to_string()], "{line:?}");
+    }
+    still_holds_one_move_position(&mut e);
+}
+
+#[test]
+fn megabyte_line_is_survived() {
+    let mut e = engine_with_one_move_position();
+    let huge = "x".repeat(1 << 20);
+    e.send(&huge);
+    let lines = e.sync();
+    assert!(
+        errors(&lines).is_empty(),
+        "unknown command, however long, is ignored"
+    );
+    let huge_fen = format!("position fen {}", "p".repeat(1 << 20));
+    rejected(&mut e, &huge_fen, "invalid fen");
+    let long_game = format!(
+        "position startpos moves {}",
+        "g1f3 g8f6 f3g1 f6g8 ".repeat(50_000)
+    );
+    e.send(&long_game);
+    let lines = e.sync();
+    assert!(
+        errors(&lines).is_empty(),
+        "a legal 200k-ply game is accepted: {lines:?}"
+    );
+}
+
+#[test]
+fn binary_garbage_is_survived() {
+    let mut e = engine_with_one_move_position();
+    // Bytes that are not UTF-8, control characters, NULs.
+    let garbage: String = (0u8..=255)
+        .filter(|&b| b != b'\n')
+        .map(|b| char::from(b))
+        .collect();
+    e.send(&garbage);
+    e.send("\u{0}\u{1}\u{7f}go\u{0}");
+    e.sync();
+    still_holds_one_move_position(&mut e);
+}
+
+#[test]
+fn raw_invalid_utf8_bytes_are_survived() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_searchlight"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"\xff\xfe\xfd\x80garbage\n\xc3\x28\nisready\nquit\n")
+        .unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "readyok");
+}
+
+#[test]
+fn go_while_searching_is_rejected_and_search_continues() {
+    let mut e = engine_with_one_move_position();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("go depth 1");
+    let lines = e.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("stop");
+    let lines = e.expect("bestmove");
+    common::check_search_output(
+        &lines
+            .into_iter()
+            .filter(|l| !l.starts_with("info string"))
+            .collect::<Vec<_>>(),
+        &shakmaty::Chess::default(),
+    );
+}
+
+#[test]
+fn option_values_are_kept_after_a_rejected_setoption() {
+    let mut engine = searchlight::engine::Engine::new();
+    engine.set_option("Hash", Some("32")).unwrap();
+    engine.set_option("Search", Some("alphabeta")).unwrap();
+    assert!(engine.set_option("Hash", Some("0")).is_err());
+    assert!(engine.set_option("Search", Some("bogus")).is_err());
+    assert!(engine.set_option("Hash", None).is_err());
+    assert_eq!(engine.options().spin("Hash"), 32);
+    assert_eq!(engine.options().combo("Search"), "alphabeta");
+}

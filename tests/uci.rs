@@ -1,0 +1,226 @@
+//! The UCI protocol end to end: the built binary driven over pipes through every command
+//! and every kind of `go`, checking replies, move legality and stop latency.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Engine, chess, play};
+use shakmaty::Chess;
+
+#[test]
+fn handshake_lists_id_and_every_option_then_uciok() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.expect("uciok");
+    assert!(lines[0].starts_with("id name Searchlight "), "{lines:?}");
+    assert!(lines[1].starts_with("id author "), "{lines:?}");
+    for option in [
+        "Threads",
+        "Hash",
+        "Clear Hash",
+        "Ponder",
+        "Move Overhead",
+        "UCI_Chess960",
+        "Search",
+        "Eval",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type "))),
+            "option {option} missing: {lines:?}"
+        );
+    }
+    let search = lines
+        .iter()
+        .find(|l| l.starts_with("option name Search "))
+        .unwrap();
+    assert!(
+        search.contains("default pvs") && search.contains("var alphabeta"),
+        "{search}"
+    );
+    e.sync();
+    e.send("quit");
+}
+
+#[test]
+fn positions_and_every_kind_of_go_give_legal_moves() {
+    let mut e = Engine::ready();
+    e.send("setoption name Hash value 8");
+    e.send("ucinewgame");
+    e.sync();
+
+    let start = Chess::default();
+    // go before any position searches the start position.
+    e.go("go depth 3", &start);
+
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    let after = play(Chess::default(), &["e2e4", "e7e5", "g1f3"]);
+    e.go("go depth 5", &after);
+    e.go("go nodes 5000", &after);
+    e.go("go movetime 100", &after);
+    e.go("go wtime 2000 btime 2000 winc 20 binc 20", &after);
+    e.go("go wtime 3000 btime 3000 movestogo 10", &after);
+    e.go("go depth 6 searchmoves b8c6 d7d6", &after);
+    let (_, best) = e.go("go depth 4 searchmoves d7d6", &after);
+    assert_eq!(best, "d7d6", "searchmoves restricts the root");
+
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    e.send(&format!("position fen {kiwipete} moves e1g1"));
+    let pos = play(chess(kiwipete), &["e1g1"]);
+    e.go("go depth 4", &pos);
+
+    // Mate in 2 (WAC.001): go mate finds it and reports it.
+    let wac1 = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+    e.send(&format!("position fen {wac1}"));
+    let (lines, best) = e.go("go mate 2", &chess(wac1));
+    assert_eq!(best, "g3g6");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 2")),
+        "{lines:?}"
+    );
+
+    e.send("quit");
+}
+
+#[test]
+fn infinite_and_ponder_hold_bestmove_until_stop_or_ponderhit() {
+    let mut e = Engine::ready();
+    let start = Chess::default();
+    e.send("position startpos");
+    // Even a search that completes at once must wait for stop in infinite mode.
+    e.send("go infinite depth 2");
+    let early = e.lines_within(Duration::from_millis(300));
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.sync();
+    e.send("stop");
+    let lines = e.expect("bestmove");
+    common::check_search_output(&lines, &start);
+
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4");
+    let pos = play(start.clone(), &["e2e4"]);
+    e.send("go ponder wtime 1000 btime 1000");
+    let early = e.lines_within(Duration::from_millis(300));
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.send("ponderhit");
+    let lines = e.expect_within("bestmove", Duration::from_secs(5));
+    common::check_search_output(&lines, &pos);
+
+    e.send("go ponder wtime 1000 btime 1000");
+    e.lines_within(Duration::from_millis(100));
+    e.send("stop");
+    let lines = e.expect_within("bestmove", Duration::from_secs(2));
+    common::check_search_output(&lines, &pos);
+    e.send("quit");
+}
+
+#[test]
+fn stop_answers_within_ten_milliseconds() {
+    let mut e = Engine::ready();
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let mut latencies = Vec::new();
+    for threads in [1, 2, 1, 2, 1] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send(&format!("position fen {kiwipete}"));
+        e.send("go infinite");
+        e.lines_within(Duration::from_millis(200));
+        // isready is answered while the search runs.
+        let ready = Instant::now();
+        e.sync();
+        assert!(ready.elapsed() < Duration::from_millis(500));
+        e.lines_within(Duration::from_millis(50));
+        let sent = Instant::now();
+        e.send("stop");
+        let lines = e.expect_within("bestmove", Duration::from_secs(2));
+        latencies.push(sent.elapsed());
+        common::check_search_output(&lines, &chess(kiwipete));
+    }
+    latencies.sort();
+    eprintln!("stop latencies: {latencies:?}");
+    assert!(
+        latencies[2] <= Duration::from_millis(10),
+        "median stop latency {:?}",
+        latencies[2]
+    );
+    assert!(
+        latencies[4] <= Duration::from_millis(100),
+        "worst stop latency {:?}",
+        latencies[4]
+    );
+    e.send("quit");
+}
+
+#[test]
+fn quit_during_search_ends_the_process() {
+    let mut e = Engine::ready();
+    e.send("go infinite");
+    e.lines_within(Duration::from_millis(100));
+    e.send("quit");
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while !e.client.has_exited() {
+        assert!(Instant::now() < deadline, "engine still running after quit");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn checkmated_and_stalemated_roots_answer_bestmove_none() {
+    let mut e = Engine::ready();
+    let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    e.send(&format!("position fen {mated}"));
+    e.send("go depth 5");
+    let lines = e.expect("bestmove");
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 0")),
+        "{lines:?}"
+    );
+    let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+    e.send(&format!("position fen {stalemate}"));
+    e.send("go movetime 50");
+    let lines = e.expect("bestmove");
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    assert!(lines.iter().any(|l| l.contains("score cp 0")), "{lines:?}");
+    e.send("quit");
+}
+
+#[test]
+fn every_backend_plays_legal_moves_and_finds_mate_in_one() {
+    let mut e = Engine::ready();
+    // Back-rank mate: Rd8#.
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    for backend in searchlight::search::registry::names() {
+        e.send(&format!("setoption name Search value {backend}"));
+        e.send(&format!("position fen {fen}"));
+        let (lines, best) = e.go("go depth 3", &chess(fen));
+        assert_eq!(best, "d1d8", "{backend}: {lines:?}");
+        assert!(
+            lines.iter().any(|l| l.contains("score mate 1")),
+            "{backend}: {lines:?}"
+        );
+        e.send("position startpos");
+        e.go("go movetime 50", &Chess::default());
+    }
+    e.send("quit");
+}
+
+#[test]
+fn chess960_castling_uses_king_takes_rook() {
+    let mut e = Engine::ready();
+    e.send("setoption name UCI_Chess960 value true");
+    // Only castling avoids mate... simpler: castling must be accepted in 960 notation.
+    let fen = "r4k1r/8/8/8/8/8/8/R4K1R w HAha - 0 1";
+    e.send(&format!("position fen {fen} moves f1h1"));
+    e.send("go depth 2");
+    let lines = e.expect("bestmove");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    e.send("quit");
+}
