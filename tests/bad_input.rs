@@ -164,7 +164,7 @@ fn binary_garbage_is_survived() {
     // Bytes that are not UTF-8, control characters, NULs.
     let garbage: String = (0u8..=255)
         .filter(|&b| b != b'\n')
-        .map(|b| char::from(b))
+        .map(char::from)
         .collect();
     e.send(&garbage);
     e.send("\u{0}\u{1}\u{7f}go\u{0}");

@@ -64,13 +64,14 @@ impl Position {
             fen: text.to_string(),
             reason: format!("{e}"),
         })?;
-        let chess: Chess = parsed
-            .into_position(mode)
-            .or_else(|e| e.ignore_impossible_check())
-            .map_err(|e| PositionError::IllegalPosition {
-                fen: text.to_string(),
-                reason: format!("{e}"),
-            })?;
+        let chess: Chess = match parsed.into_position(mode) {
+            Ok(chess) => Ok(chess),
+            Err(e) => e.ignore_impossible_check(),
+        }
+        .map_err(|e| PositionError::IllegalPosition {
+            fen: text.to_string(),
+            reason: format!("{e}"),
+        })?;
         Ok(Self::from_chess(chess))
     }
 
