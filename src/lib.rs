@@ -9,6 +9,7 @@
 pub mod board;
 pub mod cli;
 pub mod engine;
+pub mod engines_file;
 pub mod epd;
 pub mod options;
 pub mod perft;

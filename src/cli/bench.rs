@@ -19,7 +19,7 @@ use crate::search::Limits;
 use crate::search::info::Silent;
 
 /// Default search depth of `bench`.
-pub const DEFAULT_DEPTH: u32 = 9;
+pub const DEFAULT_DEPTH: u32 = 16;
 
 /// Opening, middlegame and endgame positions: the standard perft positions, positions from
 /// Win At Chess and from the balanced opening set, and a few endgames.

@@ -9,7 +9,6 @@ use super::tt::PackedMove;
 use crate::board::exchange::{is_tactical, mvv_lva, see};
 use crate::board::{Position, piece_value};
 
-const TT_MOVE: i32 = 4_000_000;
 const GOOD_TACTICAL: i32 = 2_000_000;
 const KILLER: [i32; 2] = [1_500_000, 1_400_000];
 const BAD_CAPTURE: i32 = -2_000_000;
@@ -87,28 +86,98 @@ fn apply(slot: &mut i32, bonus: i32) {
     *slot += bonus - *slot * bonus.abs() / HISTORY_MAX;
 }
 
-/// Hands out the moves of a node best-first by selection: most nodes cut off after one or
-/// two moves, so a full sort would be wasted.
+/// Hands out the moves of a node best-first. The table move goes first without scoring
+/// anything else, since it alone often refutes the node; the rest are scored only when
+/// asked for and picked by selection, which is cheaper than sorting when a cutoff comes
+/// after one or two moves.
 pub struct MovePicker {
     moves: MoveList,
     scores: [i32; 256],
     next: usize,
+    tt_move: PackedMove,
+    ply: usize,
+    scored: bool,
+    skip_quiets: bool,
 }
 
 impl MovePicker {
-    /// Scores every move of a main-search node.
-    pub fn new(
-        pos: &Position,
-        moves: MoveList,
-        tt_move: PackedMove,
-        heuristics: &Heuristics,
-        ply: usize,
-    ) -> Self {
-        let mut scores = [0i32; 256];
-        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
-            *score = if tt_move.matches(m) {
-                TT_MOVE
-            } else if is_tactical(m) {
+    /// Moves of a main-search node.
+    pub fn new(moves: MoveList, tt_move: PackedMove, ply: usize) -> Self {
+        MovePicker {
+            moves,
+            scores: [0; 256],
+            next: 0,
+            tt_move,
+            ply,
+            scored: false,
+            skip_quiets: false,
+        }
+    }
+
+    /// Moves of a quiescence node, all tactical: ordered by MVV-LVA alone.
+    pub fn tactical(moves: MoveList) -> Self {
+        let mut picker = Self::new(moves, PackedMove::NONE, 0);
+        for (score, &m) in picker.scores.iter_mut().zip(picker.moves.iter()) {
+            *score = mvv_lva(m);
+        }
+        picker.scored = true;
+        picker
+    }
+
+    /// From now on only tactical moves are handed out (the caller prunes all quiet ones).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// The next move in order, or `None` when all are out.
+    pub fn next(&mut self, pos: &Position, heuristics: &Heuristics) -> Option<Move> {
+        let n = self.moves.len();
+        if self.next == 0 && self.tt_move != PackedMove::NONE {
+            if let Some(i) = self.moves.iter().position(|&m| self.tt_move.matches(m)) {
+                self.moves.swap(0, i);
+                self.next = 1;
+                return Some(self.moves[0]);
+            }
+        }
+        if self.next >= n {
+            return None;
+        }
+        if !self.scored {
+            self.score(pos, heuristics);
+        }
+        if self.skip_quiets {
+            // Quiet moves score between the bad captures and the killers: drop them all.
+            for i in self.next..n {
+                if !is_tactical(self.moves[i]) {
+                    self.scores[i] = i32::MIN;
+                }
+            }
+            self.skip_quiets = false;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        if self.scores[best] == i32::MIN {
+            self.next = n;
+            return None;
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        self.next += 1;
+        Some(self.moves[self.next - 1])
+    }
+
+    fn score(&mut self, pos: &Position, heuristics: &Heuristics) {
+        let ply = self.ply;
+        let from = self.next;
+        for (score, &m) in self.scores[from..]
+            .iter_mut()
+            .zip(self.moves[from..].iter())
+        {
+            *score = if is_tactical(m) {
                 // A capture by a cheaper piece can't lose material; only price the others.
                 let cheap = m.capture().map_or(0, piece_value) >= piece_value(m.role());
                 if cheap || see(pos.chess(), m) >= 0 {
@@ -124,58 +193,6 @@ impl MovePicker {
                 heuristics.history(pos, m)
             };
         }
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
-        }
-    }
-
-    /// Orders only by MVV-LVA (quiescence search, where every move is tactical).
-    pub fn tactical(moves: MoveList) -> Self {
-        let mut scores = [0i32; 256];
-        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
-            *score = mvv_lva(m);
-        }
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
-        }
-    }
-
-    /// Number of moves in total.
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-
-    /// All moves, in generation order (until picking starts reordering them).
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-}
-
-impl Iterator for MovePicker {
-    type Item = Move;
-
-    fn next(&mut self) -> Option<Move> {
-        let n = self.moves.len();
-        if self.next >= n {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        self.next += 1;
-        Some(self.moves[self.next - 1])
+        self.scored = true;
     }
 }

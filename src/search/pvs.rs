@@ -82,6 +82,8 @@ struct Worker<'a> {
     root_len: usize,
     /// Per ply: plies since the last null move (repetitions cannot cross one).
     since_null: [u32; MAX_PLY + 2],
+    /// Static evaluation per ply (for "is the position improving?").
+    evals: [Value; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     lmr: Box<[[i32; 64]; 64]>,
@@ -133,6 +135,7 @@ impl<'a> Worker<'a> {
             root_len: keys.len(),
             keys,
             since_null: [u32::MAX; MAX_PLY + 2],
+            evals: [-INFINITY; MAX_PLY + 2],
             pv: Box::new([[filler; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             lmr,
@@ -327,6 +330,8 @@ impl<'a> Worker<'a> {
         } else {
             entry.map_or_else(|| self.evaluate(pos), |e| e.eval)
         };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
         // Step 3. Static pruning away from the principal variation.
         if !pv_node && !in_check && !is_mate(beta) {
@@ -355,6 +360,14 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Internal iterative reduction: with no table move to try first, ordering is poor
+        // and a full-depth search wasteful; the next iteration will have the move.
+        let depth = if depth >= 4 && tt_move == PackedMove::NONE {
+            depth - 1
+        } else {
+            depth
+        };
+
         // Step 4. Moves.
         let moves = if root {
             let mut list = shakmaty::MoveList::new();
@@ -369,22 +382,41 @@ impl<'a> Worker<'a> {
         if !root && pos.halfmoves() >= 100 {
             return DRAW;
         }
-        let picker = MovePicker::new(pos, moves, tt_move, self.heuristics, ply);
+        let mut picker = MovePicker::new(moves, tt_move, ply);
         let mut quiets_tried: shakmaty::MoveList = shakmaty::MoveList::new();
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for (index, m) in picker.enumerate() {
+        let quiet_limit = (3 + depth * depth) / (2 - i32::from(improving));
+        let mut quiets_seen = 0;
+        let mut index = 0;
+        while let Some(m) = picker.next(pos, self.heuristics) {
             let quiet = !is_tactical(m);
             let child = pos.play(m);
-            self.tt.prefetch(child.key());
             let gives_check = child.is_check();
+            // Step 5. Shallow pruning, once a move has saved the node from being mated:
+            // late quiet moves (move-count and futility pruning) and losing captures.
+            if !root && best > -MATE_BOUND && !gives_check {
+                if quiet {
+                    quiets_seen += 1;
+                    if depth <= 5 && quiets_seen > quiet_limit {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    if depth <= 4 && !in_check && static_eval + 100 + 100 * depth <= alpha {
+                        continue;
+                    }
+                } else if depth <= 6 && see(pos.chess(), m) < -100 * depth {
+                    continue;
+                }
+            }
+            self.tt.prefetch(child.key());
             let new_depth = depth - 1 + i32::from(gives_check);
             self.push_key(child.key(), ply, false);
             let v = if index == 0 {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
-                // Step 5. Late moves: reduced null-window search first, widened only if
+                // Step 6. Late moves: reduced null-window search first, widened only if
                 // it beats alpha.
                 let mut r = 0;
                 if depth >= 3 && index >= 2 && quiet && !in_check && !gives_check {
@@ -406,6 +438,7 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 return 0;
             }
+            index += 1;
             if v > best {
                 best = v;
                 if v > alpha {
@@ -475,7 +508,8 @@ impl<'a> Worker<'a> {
         if !in_check {
             moves.retain(|m| is_tactical(*m));
         }
-        for m in MovePicker::tactical(moves) {
+        let mut picker = MovePicker::tactical(moves);
+        while let Some(m) = picker.next(pos, self.heuristics) {
             if !in_check {
                 // Delta pruning: even winning the piece for free would not reach alpha.
                 let gain = m.capture().map_or(0, piece_value)

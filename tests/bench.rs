@@ -1,0 +1,27 @@
+//! The bench signature: node counts at a fixed depth are a property of the search code
+//! alone. A change of search behaviour changes them; update the constants (and say
+//! `Bench: N` for `searchlight bench` in the commit message) when that is intended.
+
+use searchlight::cli::bench::bench;
+
+fn total_nodes(search: &str, depth: u32) -> u64 {
+    bench(search, depth, 16, |_, _, _, _| {})
+        .expect("bench runs")
+        .nodes
+}
+
+#[test]
+fn pvs_signature_is_stable() {
+    let first = total_nodes("pvs", 7);
+    assert_eq!(first, total_nodes("pvs", 7), "bench is not deterministic");
+    assert_eq!(first, 105_065, "pvs search behaviour changed");
+}
+
+#[test]
+fn alphabeta_signature_is_stable() {
+    assert_eq!(
+        total_nodes("alphabeta", 3),
+        4_024_170,
+        "alphabeta search behaviour changed"
+    );
+}

@@ -1,0 +1,51 @@
+//! A real UCI client against the binary: python-chess plays two short games through
+//! `tools/uci_match.py`, checking every move's legality and the clocks. Skipped with a
+//! message where python-chess is not installed, unless `SEARCHLIGHT_REQUIRE_PYTHON` is set
+//! (CI sets it after installing the package).
+
+use std::process::Command;
+
+fn python_chess_available() -> bool {
+    Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn python_chess_plays_legal_games_on_the_clock() {
+    if !python_chess_available() {
+        assert!(
+            std::env::var_os("SEARCHLIGHT_REQUIRE_PYTHON").is_none(),
+            "python-chess is required here: pip install chess"
+        );
+        eprintln!("SKIPPED: python-chess not installed (pip install chess)");
+        return;
+    }
+    let out = Command::new("python3")
+        .args([
+            "tools/uci_match.py",
+            "--binary",
+            env!("CARGO_BIN_EXE_searchlight"),
+            "--pair",
+            "pvs:alphabeta",
+            "--tc",
+            "1+0.01",
+            "--games",
+            "2",
+            "--concurrency",
+            "1",
+        ])
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "match reported problems:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("illegal moves, time losses and crashes: 0"),
+        "{stdout}"
+    );
+}
