@@ -132,12 +132,13 @@ impl MovePicker {
     /// The next move in order, or `None` when all are out.
     pub fn next(&mut self, pos: &Position, heuristics: &Heuristics) -> Option<Move> {
         let n = self.moves.len();
-        if self.next == 0 && self.tt_move != PackedMove::NONE {
-            if let Some(i) = self.moves.iter().position(|&m| self.tt_move.matches(m)) {
-                self.moves.swap(0, i);
-                self.next = 1;
-                return Some(self.moves[0]);
-            }
+        if self.next == 0
+            && self.tt_move != PackedMove::NONE
+            && let Some(i) = self.moves.iter().position(|&m| self.tt_move.matches(m))
+        {
+            self.moves.swap(0, i);
+            self.next = 1;
+            return Some(self.moves[0]);
         }
         if self.next >= n {
             return None;
