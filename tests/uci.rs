@@ -224,3 +224,19 @@ fn chess960_castling_uses_king_takes_rook() {
     assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
     e.send("quit");
 }
+
+/// A GUI sends the next `go` the moment it reads `bestmove`; the engine must take it, not
+/// answer that the previous search is still running (it was, for a few microseconds).
+#[test]
+fn go_right_after_bestmove_is_accepted() {
+    let mut e = Engine::ready();
+    // The race needs the search thread to be preempted between printing and exiting, so it
+    // takes many rounds to show (it did, in one of ~40 games at 1+0.01, before the fix).
+    for round in 0..2000 {
+        e.send("position startpos moves e2e4");
+        e.send("go depth 1");
+        let lines = e.expect("bestmove");
+        let errors: Vec<_> = lines.iter().filter(|l| l.contains("error")).collect();
+        assert!(errors.is_empty(), "round {round}: {errors:?}");
+    }
+}

@@ -14,8 +14,13 @@ A player is a backend name, optionally with UCI options after slashes:
 "pvs/Threads=2/Hash=64". W-D-L is counted for the first player of each pair.
 """
 import argparse
+import collections
 import concurrent.futures
+import logging
+import os
 import random
+import re
+import signal
 import sys
 import threading
 import time
@@ -24,6 +29,32 @@ import chess
 import chess.engine
 
 ENGINE_TIMEOUT = 30.0  # seconds python-chess waits for a reply before declaring a hang
+HANG_GRACE = 5.0  # seconds past an engine's clock before the watchdog kills it
+
+
+class Transcript(logging.Handler):
+    """Keeps the last UCI lines of every engine process, to show what led to a problem.
+
+    python-chess logs each line it sends and receives as "<Protocol (pid=N)>: >> line"."""
+
+    def __init__(self, keep=40):
+        super().__init__(logging.DEBUG)
+        self.lines = collections.defaultdict(lambda: collections.deque(maxlen=keep))
+        self.guard = threading.Lock()
+
+    def emit(self, record):
+        text = record.getMessage()
+        found = re.search(r"pid=(\d+)", text)
+        if found:
+            with self.guard:
+                self.lines[int(found.group(1))].append(text.split(": ", 1)[-1])
+
+    def tail(self, pid):
+        with self.guard:
+            return list(self.lines.get(pid, ()))
+
+
+TRANSCRIPT = Transcript()
 
 
 def parse_player(text):
@@ -58,7 +89,7 @@ class Outcome:
         self.plies = plies
         self.white = white
         self.black = black
-        self.problem = problem  # None, "illegal", "time", "crash"
+        self.problem = problem  # None, "illegal", "time", "crash", "hang"
 
 
 def play_game(binary, white, black, fen, tc):
@@ -79,14 +110,30 @@ def play_game(binary, white, black, fen, tc):
                 white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
                 white_inc=inc, black_inc=inc)
             start = time.perf_counter()
+            # python-chess has no timeout of its own for clock-limited searches: a watchdog
+            # kills an engine that overstays its clock, so a hang is a recorded loss.
+            pid = engines[side].protocol.transport.get_pid()
+            hung = threading.Event()
+
+            def kill(pid=pid, hung=hung):
+                hung.set()
+                os.kill(pid, signal.SIGKILL)
+
+            watchdog = threading.Timer(clocks[side] + HANG_GRACE, kill)
+            watchdog.start()
             try:
                 result = engines[side].play(board, limit)
             except chess.engine.EngineTerminatedError:
-                return loss(side, "crash", board, players)
+                problem = "hang" if hung.is_set() else "crash"
+                print(f"{problem} of {players[side][0]} (pid {pid}) in {board.fen()}; last UCI lines:\n  "
+                      + "\n  ".join(TRANSCRIPT.tail(pid)), file=sys.stderr, flush=True)
+                return loss(side, problem, board, players)
             except (chess.engine.EngineError, chess.IllegalMoveError, ValueError):
                 return loss(side, "illegal", board, players)
             except TimeoutError:
                 return loss(side, "time", board, players)
+            finally:
+                watchdog.cancel()
             elapsed = time.perf_counter() - start
             clocks[side] -= elapsed
             if clocks[side] < 0:
@@ -123,6 +170,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--concurrency", type=int, default=2)
     args = ap.parse_args()
+    engine_log = logging.getLogger("chess.engine")
+    engine_log.setLevel(logging.DEBUG)
+    engine_log.addHandler(TRANSCRIPT)
+    engine_log.propagate = False
 
     openings = load_openings(args.openings)
     rng = random.Random(args.seed)

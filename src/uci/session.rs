@@ -8,6 +8,7 @@
 )]
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
 use shakmaty::Move;
@@ -31,6 +32,9 @@ pub enum Flow {
 /// A search running (or finished and not yet joined) on its own thread.
 struct Running {
     control: Arc<SearchControl>,
+    /// Set by the search thread just before it prints `bestmove`: from then on the GUI may
+    /// send the next `go`, and it must not be told a search is still running.
+    answered: Arc<AtomicBool>,
     handle: JoinHandle<Box<dyn Backend>>,
 }
 
@@ -122,7 +126,7 @@ impl Session {
     fn searching(&self) -> bool {
         self.running
             .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+            .is_some_and(|r| !r.answered.load(Ordering::Acquire))
     }
 
     /// Joins a finished (or stopping) search thread and takes the backend back.
@@ -185,11 +189,19 @@ impl Session {
         let game = self.game.clone();
         let out = self.out.clone();
         let thread_control = Arc::clone(&control);
+        let answered = Arc::new(AtomicBool::new(false));
+        let thread_answered = Arc::clone(&answered);
         let spawned = std::thread::Builder::new()
             .name("search".into())
-            .spawn(move || search_thread(job, game, limits, thread_control, out));
+            .spawn(move || search_thread(job, game, limits, thread_control, out, &thread_answered));
         match spawned {
-            Ok(handle) => self.running = Some(Running { control, handle }),
+            Ok(handle) => {
+                self.running = Some(Running {
+                    control,
+                    answered,
+                    handle,
+                })
+            }
             Err(e) => {
                 self.out
                     .error(&format!("go: cannot start the search thread: {e}"));
@@ -207,6 +219,7 @@ fn search_thread(
     limits: crate::search::Limits,
     control: Arc<SearchControl>,
     out: Output,
+    answered: &AtomicBool,
 ) -> Box<dyn Backend> {
     let result = job.run(&game, &limits, &control, &out);
     let root = game.position();
@@ -224,6 +237,7 @@ fn search_thread(
         let after = root.play(b);
         legal_here(&after, p).then(|| after.to_uci(p))
     });
+    answered.store(true, Ordering::Release);
     out.line(&format_bestmove(best.as_ref(), ponder.as_ref()));
     job.backend
 }
