@@ -186,6 +186,10 @@ impl GameTree for ChessTree<'_> {
         node.pos.key()
     }
 
+    fn ply(&self, node: &ChessNode) -> usize {
+        node.ply
+    }
+
     fn nodes(&self) -> u64 {
         self.nodes
     }

@@ -6,8 +6,10 @@
 //! move at that leaf, and a parent's value is the maximum of its children's negated values.
 
 pub mod chess;
+pub mod synthetic;
 
 pub use chess::{ChessNode, ChessTree};
+pub use synthetic::{RandomTree, SyntheticNode, ValueRange};
 
 use crate::search::score::Value;
 
@@ -38,6 +40,8 @@ pub trait GameTree {
 
     /// A stable identifier for tracing which leaves were evaluated.
     fn id(&self, node: &Self::Node) -> u64;
+    /// Distance from the root: stored mate values are made relative to the node with it.
+    fn ply(&self, node: &Self::Node) -> usize;
 
     /// Nodes visited so far (interior expansions, leaves, and any work inside leaf values).
     fn nodes(&self) -> u64;
