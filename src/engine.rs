@@ -94,8 +94,11 @@ pub fn option_declarations() -> Vec<OptionDecl> {
             help: "static evaluator",
         },
     ];
-    for backend in BACKENDS {
-        decls.extend(backend.options.iter().cloned());
+    // Backends of one family share options; each is declared once.
+    for decl in BACKENDS.iter().flat_map(|b| b.options) {
+        if !decls.iter().any(|d| d.name == decl.name) {
+            decls.push(decl.clone());
+        }
     }
     decls
 }

@@ -3,14 +3,19 @@
 //! control, progress reports, the transposition table, move ordering).
 
 pub mod alphabeta;
+pub mod bounds;
 pub mod control;
 pub mod deepening;
+pub mod fsss;
 pub mod info;
 pub mod limits;
+pub mod mt;
 pub mod ordering;
 pub mod pvs;
 pub mod registry;
+pub mod rollout;
 pub mod score;
+pub mod solve;
 pub mod tt;
 
 use shakmaty::Move;

@@ -5,8 +5,51 @@ use std::sync::LazyLock;
 
 use super::Backend;
 use super::alphabeta::AlphaBeta;
+use super::fsss::{FsssBackend, RESTART_OPTION};
+use super::mt::{DriverKind, MtBackend, PROCEDURE_OPTION, STEP_OPTION};
 use super::pvs::Pvs;
-use crate::options::OptionDecl;
+use super::rollout::{Policy, RolloutBackend, SEED_OPTION};
+use crate::options::{OptionDecl, OptionKind};
+
+/// The MT drivers' switch between the two alpha-beta test procedures.
+const PROCEDURE: OptionDecl = OptionDecl {
+    name: PROCEDURE_OPTION,
+    kind: OptionKind::Combo {
+        default: "alphabeta2",
+        vars: &["alphabeta2", "classic"],
+    },
+    help: "MT backends: the test procedure, double-bound alphabeta2 (seed 001 Alg. 5) or classic single-bound (Alg. 1)",
+};
+const MT_OPTIONS: &[OptionDecl] = &[PROCEDURE];
+
+const STEP_OPTIONS: &[OptionDecl] = &[
+    PROCEDURE,
+    OptionDecl {
+        name: STEP_OPTION,
+        kind: OptionKind::Spin {
+            default: 20,
+            min: 1,
+            max: 10000,
+        },
+        help: "`mtd-step`: how far below the upper bound each test is placed (1 = MT-SSS*)",
+    },
+];
+
+const ROLLOUT_OPTIONS: &[OptionDecl] = &[OptionDecl {
+    name: SEED_OPTION,
+    kind: OptionKind::Spin {
+        default: 1,
+        min: 0,
+        max: i64::MAX,
+    },
+    help: "`rollout-random`: seed of the random selection policy",
+}];
+
+const FSSS_OPTIONS: &[OptionDecl] = &[OptionDecl {
+    name: RESTART_OPTION,
+    kind: OptionKind::Check { default: false },
+    help: "`fsss`: resume each rollout at the deepest node whose bounds did not change (same leaves, less walking)",
+}];
 
 /// A selectable backend.
 pub struct BackendInfo {
@@ -32,6 +75,60 @@ pub static BACKENDS: &[BackendInfo] = &[
         description: "plain fail-soft alpha-beta with iterative deepening and quiescence, no TT",
         options: &[],
         make: || Box::new(AlphaBeta),
+    },
+    BackendInfo {
+        name: "mtdf",
+        description: "MTD(f): null-window memory-enhanced tests from the previous iteration's value",
+        options: MT_OPTIONS,
+        make: || Box::new(MtBackend::new(DriverKind::F)),
+    },
+    BackendInfo {
+        name: "sss",
+        description: "MT-SSS* (MTD(+INF), SSS-2): null-window tests at the upper bound",
+        options: MT_OPTIONS,
+        make: || Box::new(MtBackend::new(DriverKind::Sss)),
+    },
+    BackendInfo {
+        name: "dual",
+        description: "MT-DUAL* (MTD(-INF)): null-window tests at the lower bound",
+        options: MT_OPTIONS,
+        make: || Box::new(MtBackend::new(DriverKind::Dual)),
+    },
+    BackendInfo {
+        name: "mtd-step",
+        description: "stepwise MTD (SSS-4): tests MtdStep below the upper bound",
+        options: STEP_OPTIONS,
+        make: || Box::new(MtBackend::new(DriverKind::Step)),
+    },
+    BackendInfo {
+        name: "rollout-ab",
+        description: "rollout family, leftmost candidate: alphabeta2 as rollouts",
+        options: &[],
+        make: || Box::new(RolloutBackend::new(Policy::Left)),
+    },
+    BackendInfo {
+        name: "rollout-sss",
+        description: "rollout family, largest upper bound: MT-SSS* as rollouts",
+        options: &[],
+        make: || Box::new(RolloutBackend::new(Policy::Sss)),
+    },
+    BackendInfo {
+        name: "rollout-random",
+        description: "rollout family, seeded random candidate",
+        options: ROLLOUT_OPTIONS,
+        make: || Box::new(RolloutBackend::new(Policy::Random)),
+    },
+    BackendInfo {
+        name: "rollout-uct",
+        description: "rollout family, largest upper bound with ties broken by UCT score",
+        options: &[],
+        make: || Box::new(RolloutBackend::new(Policy::Uct)),
+    },
+    BackendInfo {
+        name: "fsss",
+        description: "FSSS-Minimax: best-first rollouts with top-down windows and bottom-up bounds",
+        options: FSSS_OPTIONS,
+        make: || Box::new(FsssBackend::default()),
     },
 ];
 
