@@ -13,6 +13,7 @@ pub mod engines_file;
 pub mod epd;
 pub mod options;
 pub mod perft;
+pub mod plot;
 pub mod search;
 pub mod tree;
 pub mod uci;

@@ -73,6 +73,8 @@ pub struct BenchArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BenchTotals {
     pub nodes: u64,
+    /// Leaf evaluations, for the research backends (0 for `pvs`).
+    pub leaves: u64,
     pub time: Duration,
 }
 
@@ -88,6 +90,7 @@ pub fn bench(
         Engine::with_options(&[("Threads", "1"), ("Hash", &hash), ("Search", search)])?;
     let mut totals = BenchTotals {
         nodes: 0,
+        leaves: 0,
         time: Duration::ZERO,
     };
     for (i, fen) in POSITIONS.iter().enumerate() {
@@ -98,6 +101,7 @@ pub fn bench(
         let result = engine.search(&game, &Limits::depth(depth), &Silent);
         totals.time += start.elapsed();
         totals.nodes += result.nodes;
+        totals.leaves += result.leaves;
         let best = result.best.map_or_else(
             || "(none)".to_string(),
             |m| game.position().to_uci(m).to_string(),

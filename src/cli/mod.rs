@@ -6,6 +6,7 @@ pub mod epd;
 pub mod perft;
 pub mod player;
 pub mod spec;
+pub mod trees;
 
 use std::process::ExitCode;
 
@@ -30,6 +31,8 @@ enum Tool {
     Bench(bench::BenchArgs),
     /// Run an EPD test suite (bm/am) at a fixed time per position.
     Epd(epd::EpdArgs),
+    /// Experiments on synthetic trees (growth, parity) and the chess backend comparison.
+    Trees(trees::TreesArgs),
 }
 
 /// Entry point of the binary.
@@ -43,5 +46,6 @@ pub fn main() -> ExitCode {
         Some(Tool::Perft(args)) => perft::run(&args),
         Some(Tool::Bench(args)) => bench::run(&args),
         Some(Tool::Epd(args)) => epd::run(&args),
+        Some(Tool::Trees(args)) => trees::run(&args),
     }
 }

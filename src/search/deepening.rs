@@ -89,5 +89,6 @@ where
     }
     poller.flush(tree.nodes());
     result.nodes = req.control.nodes();
+    result.leaves = tree.leaves().count();
     result
 }

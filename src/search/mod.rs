@@ -55,6 +55,8 @@ pub struct SearchResult {
     pub depth: u32,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Leaf evaluations (the research backends' cost measure; 0 where not counted).
+    pub leaves: u64,
 }
 
 /// A search algorithm. One instance lives as long as the engine keeps it selected, so it
