@@ -282,3 +282,57 @@ fn chess_backends_agree_on_the_root_value_at_fixed_depth() {
     }
     assert_eq!(positions, 30);
 }
+
+/// A bound table far too small for the search overwrites entries; a lost bound only widens
+/// what is known, so every algorithm still returns the exact value.
+#[test]
+fn a_full_bound_table_costs_work_not_exactness() {
+    use searchlight::board::{Game, Material, Position};
+    use searchlight::search::bounds::BoundTable;
+    use searchlight::search::fsss::Fsss;
+    use searchlight::search::mt::MtSearch;
+    use searchlight::search::rollout::Rollouts;
+    use searchlight::tree::ChessTree;
+
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let game = Game::new(Position::from_fen(fen, shakmaty::CastlingMode::Standard).unwrap());
+    let exact = {
+        let mut tree = ChessTree::new(&game, &Material);
+        let root = tree.root(3);
+        solve(
+            Algorithm::AlphaBeta,
+            &mut tree,
+            &root,
+            &mut MapBounds::default(),
+        )
+    };
+    // Generous node cap: a livelock would fail the test instead of hanging it.
+    let limit = |n: u64| n > 5_000_000;
+    for (name, procedure_or_policy) in [
+        ("mtdf", 0),
+        ("sss-classic", 1),
+        ("rollout-ab", 2),
+        ("rollout-sss", 3),
+        ("fsss", 4),
+    ] {
+        let mut table = BoundTable::with_slots(4096);
+        let mut tree = ChessTree::new(&game, &Material);
+        let root = tree.root(3);
+        let mut poll = limit;
+        let value = match procedure_or_policy {
+            0 => MtSearch::new(&mut table, TestProcedure::Double, &mut poll)
+                .solve(&mut tree, &root, Driver::F(0))
+                .map(|o| o.value),
+            1 => MtSearch::new(&mut table, TestProcedure::Classic, &mut poll)
+                .solve(&mut tree, &root, Driver::Sss)
+                .map(|o| o.value),
+            2 => {
+                Rollouts::new(&mut table, Policy::Left, 0, 1000, &mut poll).solve(&mut tree, &root)
+            }
+            3 => Rollouts::new(&mut table, Policy::Sss, 0, 1000, &mut poll).solve(&mut tree, &root),
+            _ => Fsss::new(&mut table, false, &mut poll).solve(&mut tree, &root),
+        };
+        assert!(table.overwritten() > 0, "{name}: the table never filled");
+        assert_eq!(value, Some(exact), "{name}");
+    }
+}

@@ -240,3 +240,32 @@ fn go_right_after_bestmove_is_accepted() {
         assert!(errors.is_empty(), "round {round}: {errors:?}");
     }
 }
+
+/// Every backend is anytime: `stop` during an infinite search gets the last completed
+/// iteration's move at once.
+#[test]
+fn every_backend_answers_stop_promptly() {
+    let mut e = Engine::ready();
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let mut latencies = Vec::new();
+    for backend in searchlight::search::registry::names() {
+        e.send(&format!("setoption name Search value {backend}"));
+        e.send(&format!("position fen {fen}"));
+        e.send("go infinite");
+        e.lines_within(Duration::from_millis(150));
+        let sent = Instant::now();
+        e.send("stop");
+        let lines = e.expect_within("bestmove", Duration::from_secs(2));
+        let latency = sent.elapsed();
+        common::check_search_output(&lines, &chess(fen));
+        assert!(
+            latency <= Duration::from_millis(100),
+            "{backend}: {latency:?}"
+        );
+        latencies.push(latency);
+    }
+    latencies.sort();
+    eprintln!("stop latencies over all backends: {latencies:?}");
+    assert!(latencies[latencies.len() / 2] <= Duration::from_millis(10));
+    e.send("quit");
+}

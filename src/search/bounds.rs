@@ -156,7 +156,11 @@ pub struct BoundTable {
 impl BoundTable {
     /// A table of at most `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Self {
-        let slots = (mb << 20) / std::mem::size_of::<Slot>();
+        Self::with_slots((mb << 20) / std::mem::size_of::<Slot>())
+    }
+
+    /// A table of about `slots` entries (experiments and tests of a full table).
+    pub fn with_slots(slots: usize) -> Self {
         let buckets = (slots / BUCKET).max(1);
         BoundTable {
             slots: vec![EMPTY; buckets * BUCKET],
