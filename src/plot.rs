@@ -138,6 +138,10 @@ pub fn line_chart(
     }
     for (i, series) in series.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
+        // Identical series (rollout-ab and alpha-beta, say) must stay visible: vary dashes
+        // and widths so the later line does not hide the earlier.
+        let dash = ["", "7 4", "2 3", "10 3 2 3"][i % 4];
+        let width = 3.5 - 0.4 * (i % 5) as f64;
         let path: Vec<String> = series
             .points
             .iter()
@@ -146,7 +150,7 @@ pub fn line_chart(
             .collect();
         let _ = writeln!(
             s,
-            r#"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{}"/>"#,
+            r#"<polyline fill="none" stroke="{colour}" stroke-width="{width:.1}" stroke-dasharray="{dash}" points="{}"/>"#,
             path.join(" ")
         );
     }

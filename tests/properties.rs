@@ -336,3 +336,28 @@ fn a_full_bound_table_costs_work_not_exactness() {
         assert_eq!(value, Some(exact), "{name}");
     }
 }
+
+/// On chess, with `Hash` at its minimum, a deep enough search fills the bound table; the
+/// backend says so once and still plays a legal move.
+#[test]
+fn a_full_table_is_reported_once() {
+    use searchlight::board::{Game, Position};
+    use searchlight::engine::Engine;
+    use searchlight::search::Limits;
+    use searchlight::search::info::Recorder;
+
+    let game = Game::new(Position::startpos());
+    for backend in ["rollout-ab", "sss"] {
+        let mut engine = Engine::with_options(&[("Search", backend), ("Hash", "1")]).unwrap();
+        let sink = Recorder::default();
+        let result = engine.search(&game, &Limits::nodes(3_000_000), &sink);
+        let messages = sink.messages.lock().unwrap();
+        let full: Vec<_> = messages
+            .iter()
+            .filter(|m| m.contains("bound storage full"))
+            .collect();
+        assert_eq!(full.len(), 1, "{backend}: {messages:?}");
+        let best = result.best.expect("a move");
+        assert!(game.position().legal_moves().contains(&best));
+    }
+}

@@ -394,8 +394,10 @@ impl Backend for MtBackend {
                 DriverKind::Dual => Driver::Dual,
                 DriverKind::Step => Driver::Step(step),
             };
-            let outcome = MtSearch::new(table, procedure, poll).solve(tree, &root, driver)?;
+            let outcome = MtSearch::new(table, procedure, poll).solve(tree, &root, driver);
+            // Said even when the iteration was cut short: a full table may be why.
             super::bounds::warn_if_full(table, req, &mut warned);
+            let outcome = outcome?;
             guess = outcome.value;
             let best = outcome
                 .best

@@ -283,8 +283,10 @@ impl Backend for RolloutBackend {
         deepen(req, |tree, depth, poll| {
             let root = tree.root(depth);
             super::bounds::pin_root_children(table, tree, &root);
-            let value = Rollouts::new(table, policy, seed, max_stats, poll).solve(tree, &root)?;
+            let value = Rollouts::new(table, policy, seed, max_stats, poll).solve(tree, &root);
+            // Said even when the iteration was cut short: a full table may be why.
             super::bounds::warn_if_full(table, req, &mut warned);
+            let value = value?;
             let best = super::bounds::best_root_child(table, tree, &root)?;
             Some(Iteration {
                 value,
