@@ -12,6 +12,7 @@ pub mod pvs;
 pub mod registry;
 pub mod score;
 pub mod tt;
+pub mod uct;
 
 use shakmaty::Move;
 

@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use super::Backend;
 use super::alphabeta::AlphaBeta;
 use super::pvs::Pvs;
+use super::uct::{HYBRID_OPTIONS, UCT_OPTIONS, UCTH_OPTIONS, UctBackend, Variant};
 use crate::options::OptionDecl;
 
 /// A selectable backend.
@@ -32,6 +33,30 @@ pub static BACKENDS: &[BackendInfo] = &[
         description: "plain fail-soft alpha-beta with iterative deepening and quiescence, no TT",
         options: &[],
         make: || Box::new(AlphaBeta),
+    },
+    BackendInfo {
+        name: "uct",
+        description: "UCT: UCB1 selection, one new node per iteration, random playouts, average backups",
+        options: UCT_OPTIONS,
+        make: || Box::new(UctBackend::new(Variant::Uct)),
+    },
+    BackendInfo {
+        name: "ucth",
+        description: "UCTH: UCT with the evaluator (tanh(cp/400)) at new leaves instead of playouts",
+        options: UCTH_OPTIONS,
+        make: || Box::new(UctBackend::new(Variant::Ucth)),
+    },
+    BackendInfo {
+        name: "uctmaxh",
+        description: "UCTMAX-H: UCTH with minimax instead of average backups",
+        options: UCTH_OPTIONS,
+        make: || Box::new(UctBackend::new(Variant::UctMaxH)),
+    },
+    BackendInfo {
+        name: "uct-hybrid",
+        description: "UCTMAX-H until terminal nodes pass HybridThreshold of the tree, then pvs for the rest of the move",
+        options: HYBRID_OPTIONS,
+        make: || Box::new(UctBackend::new(Variant::Hybrid)),
     },
 ];
 

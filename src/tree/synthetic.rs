@@ -208,7 +208,10 @@ mod tests {
         let leaf = t.play(&mid, 1);
         assert_eq!(leaf.index, 7);
         let again = RandomTree::new(3, 2, ValueRange::Small(5), 7);
-        assert_eq!(t.expand(&leaf, &mut kids), Expansion::Leaf(again.max_value(7)));
+        assert_eq!(
+            t.expand(&leaf, &mut kids),
+            Expansion::Leaf(again.max_value(7))
+        );
         assert_eq!(t.leaves().count(), 1);
         assert!((0..5).contains(&again.max_value(7)));
     }
