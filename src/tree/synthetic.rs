@@ -119,7 +119,7 @@ impl RandomTree {
     pub fn minimax(&self, node: SyntheticNode) -> Value {
         if node.depth == self.height {
             let v = self.max_value(node.index);
-            return if node.depth % 2 == 0 { v } else { -v };
+            return if node.depth.is_multiple_of(2) { v } else { -v };
         }
         (0..u64::from(self.branching))
             .map(|i| {
@@ -143,7 +143,7 @@ impl GameTree for RandomTree {
         if node.depth == self.height {
             self.leaves.record(node.index);
             let v = self.max_value(node.index);
-            return Expansion::Leaf(if node.depth % 2 == 0 { v } else { -v });
+            return Expansion::Leaf(if node.depth.is_multiple_of(2) { v } else { -v });
         }
         children.extend(0..self.branching);
         Expansion::Inner

@@ -332,7 +332,7 @@ impl<'a> Worker<'a> {
             }
             self.searcher.iterate(&mut self.domain);
             iterations += 1;
-            let at_check = iterations % CLOCK_INTERVAL == 0;
+            let at_check = iterations.is_multiple_of(CLOCK_INTERVAL);
             let stop = if node_limited {
                 self.poller.poll(iterations)
             } else if at_check {
@@ -438,5 +438,67 @@ fn placeholder_move() -> Move {
     Move::Put {
         role: shakmaty::Role::Pawn,
         to: shakmaty::Square::A1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Game, Material};
+    use crate::engine::option_declarations;
+    use crate::options::Options;
+    use crate::search::info::Silent;
+    use crate::search::{Limits, SearchControl, TranspositionTable};
+
+    fn search(backend: &mut UctBackend, game: &Game, iterations: u64) -> SearchResult {
+        let limits = Limits::nodes(iterations);
+        let control = SearchControl::new(&limits, game.position().turn(), Duration::ZERO);
+        let tt = TranspositionTable::minimal();
+        let options = Options::new(option_declarations());
+        let req = SearchRequest {
+            game,
+            limits: &limits,
+            control: &control,
+            sink: &Silent,
+            tt: &tt,
+            eval: &Material,
+            options: &options,
+        };
+        backend.search(&req)
+    }
+
+    #[test]
+    fn tree_reuse_keeps_the_played_subtree() {
+        for variant in [Variant::Uct, Variant::Ucth, Variant::UctMaxH] {
+            let mut backend = UctBackend::new(variant);
+            let mut game = Game::new(crate::board::Position::startpos());
+            let first = search(&mut backend, &game, 20_000);
+            assert_eq!(first.nodes, 20_000);
+            assert_eq!(backend.kept_root_visits(), Some(20_000));
+            // The subtree after our move and the expected reply.
+            let (Some(ours), Some(reply)) = (first.best, first.ponder) else {
+                panic!("no pv");
+            };
+            let kept = {
+                let tree = &backend.saved[0].as_ref().unwrap().arena;
+                let a = tree.child_by_move(0, ours).unwrap();
+                tree[tree.child_by_move(a, reply).unwrap()].visits
+            };
+            assert!(kept > 10, "{variant:?}: {kept}");
+            game.push(ours);
+            game.push(reply);
+            search(&mut backend, &game, 1_000);
+            assert_eq!(
+                backend.kept_root_visits(),
+                Some(kept + 1_000),
+                "{variant:?}"
+            );
+            // A position the tree does not lead to starts afresh, as does a new game.
+            let other = Game::new(crate::board::Position::startpos());
+            search(&mut backend, &other, 500);
+            assert_eq!(backend.kept_root_visits(), Some(500));
+            backend.new_game();
+            assert_eq!(backend.kept_root_visits(), None);
+        }
     }
 }

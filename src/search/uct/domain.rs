@@ -3,7 +3,7 @@
 //! convergence tests): the moves and terminal value of a state, the state after a move,
 //! a key, and the estimate of a new leaf (a random playout, or the evaluator).
 
-use shakmaty::Move;
+use shakmaty::{Move, Position as _};
 
 use super::playout::{Rng, chess_playout};
 use super::policy::from_cp;
@@ -32,6 +32,13 @@ pub trait Domain {
 
     /// The estimate of a new, non-terminal leaf.
     fn estimate(&mut self, s: &Self::State, ply: usize, rng: &mut Rng) -> f32;
+
+    /// True when one of `moves` (the legal moves of `s`) ends the game with a win for the
+    /// side to move. The solver asks this of every new node, so that a mate in one is
+    /// proven when its node is created rather than when UCB gets round to the mating move.
+    fn wins_at_once(&mut self, _s: &Self::State, _moves: &[Self::Move]) -> bool {
+        false
+    }
 }
 
 /// How a new chess leaf is valued.
@@ -83,6 +90,15 @@ impl<'a> ChessDomain<'a> {
 
 impl Domain for ChessDomain<'_> {
     type Move = Move;
+
+    fn wins_at_once(&mut self, pos: &Position, moves: &[Move]) -> bool {
+        // ~25 ns per move plus a move generation per check: only the solver pays it.
+        moves.iter().any(|&m| {
+            let mut child = pos.chess().clone();
+            child.play_unchecked(m);
+            child.is_checkmate()
+        })
+    }
     type State = Position;
 
     fn root(&mut self) -> Position {

@@ -193,6 +193,13 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             }
             None => {
                 node.moves = self.moves.len().min(u16::MAX as usize) as u16;
+                if self.cfg.solver && d.wins_at_once(state, &self.moves) {
+                    // The side to move here mates next move: the move into the node loses.
+                    node.proof = Proof::Loss;
+                    node.plies = 2;
+                    node.value = -1.0;
+                    return 1.0;
+                }
                 d.estimate(state, ply, &mut self.rng)
             }
         }
