@@ -2,10 +2,12 @@
 //! are the tools.
 
 pub mod bench;
+pub mod critical;
 pub mod epd;
 pub mod perft;
 pub mod player;
 pub mod spec;
+pub mod uct_trace;
 
 use std::process::ExitCode;
 
@@ -30,6 +32,11 @@ enum Tool {
     Bench(bench::BenchArgs),
     /// Run an EPD test suite (bm/am) at a fixed time per position.
     Epd(epd::EpdArgs),
+    /// UCT and UCTMAX-H on binary trees with critical levels (thesis §5.2): iterations
+    /// until the root value stays >= 0.7, as CSV, a table with fits, and an SVG chart.
+    TreesCritical(critical::CriticalArgs),
+    /// The value a UCT-family search gives one root move, iteration by iteration (CSV).
+    UctTrace(uct_trace::TraceArgs),
 }
 
 /// Entry point of the binary.
@@ -43,5 +50,7 @@ pub fn main() -> ExitCode {
         Some(Tool::Perft(args)) => perft::run(&args),
         Some(Tool::Bench(args)) => bench::run(&args),
         Some(Tool::Epd(args)) => epd::run(&args),
+        Some(Tool::TreesCritical(args)) => critical::run(&args),
+        Some(Tool::UctTrace(args)) => uct_trace::run(&args),
     }
 }
