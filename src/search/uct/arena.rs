@@ -179,8 +179,10 @@ impl<M: Copy> Arena<M> {
         out.set_root(root);
         // (index in self, index in out) of nodes whose children are still to copy.
         let mut queue = std::collections::VecDeque::from([(id, 0u32)]);
+        let mut kids = Vec::new();
         while let Some((old, new)) = queue.pop_front() {
-            let kids: Vec<u32> = self.children(old).collect();
+            kids.clear();
+            kids.extend(self.children(old));
             let mut previous = NONE;
             // Rebuild the list in the same order: push oldest first, link newest first.
             for &k in kids.iter().rev() {

@@ -451,20 +451,70 @@ mod tests {
     use crate::search::{Limits, SearchControl, TranspositionTable};
 
     fn search(backend: &mut UctBackend, game: &Game, iterations: u64) -> SearchResult {
+        search_with(backend, game, iterations, &[], &Silent)
+    }
+
+    fn search_with(
+        backend: &mut UctBackend,
+        game: &Game,
+        iterations: u64,
+        settings: &[(&str, &str)],
+        sink: &dyn crate::search::InfoSink,
+    ) -> SearchResult {
         let limits = Limits::nodes(iterations);
         let control = SearchControl::new(&limits, game.position().turn(), Duration::ZERO);
         let tt = TranspositionTable::minimal();
-        let options = Options::new(option_declarations());
+        let mut options = Options::new(option_declarations());
+        for (name, value) in settings {
+            let (_, v) = options.validate(name, Some(value)).unwrap();
+            options.set(name, v);
+        }
         let req = SearchRequest {
             game,
             limits: &limits,
             control: &control,
-            sink: &Silent,
+            sink,
             tt: &tt,
             eval: &Material,
             options: &options,
         };
         backend.search(&req)
+    }
+
+    #[test]
+    fn the_hybrid_hands_over_to_pvs_when_terminals_are_common() {
+        use crate::search::info::Recorder;
+        // A king-and-rook mating net: many lines end in mate or stalemate.
+        let fen = "7k/8/5K2/8/8/8/8/R7 w - - 0 1";
+        let pos = crate::board::Position::from_fen(fen, shakmaty::CastlingMode::Standard);
+        let game = Game::new(pos.unwrap());
+        let sink = Recorder::default();
+        let mut hybrid = UctBackend::new(Variant::Hybrid);
+        let r = search_with(
+            &mut hybrid,
+            &game,
+            50_000,
+            &[("HybridThreshold", "0.01")],
+            &sink,
+        );
+        let messages = sink.messages.lock().unwrap().clone();
+        assert!(
+            messages.iter().any(|m| m.contains("switching to pvs")),
+            "{messages:?}"
+        );
+        // pvs then plays a move of the mating net: the king or the rook.
+        assert!(r.best.is_some());
+        // With the threshold at 1 it never switches.
+        let sink = Recorder::default();
+        search_with(
+            &mut hybrid,
+            &game,
+            5_000,
+            &[("HybridThreshold", "1")],
+            &sink,
+        );
+        let messages = sink.messages.lock().unwrap().clone();
+        assert!(!messages.iter().any(|m| m.contains("switching")));
     }
 
     #[test]
