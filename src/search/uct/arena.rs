@@ -28,8 +28,9 @@ pub struct Node<M> {
     pub first_child: u32,
     pub next_sibling: u32,
     pub visits: u32,
-    /// Sum of the values backed up through this node (f32 is exact enough below 2^24 visits).
-    pub sum: f32,
+    /// Sum of the values backed up through this node. An f32 sum would stop absorbing
+    /// ±1 samples near 2^24 visits, which `go infinite` reaches in well under a minute.
+    pub sum: f64,
     /// The node's current value: the mean for UCT/UCTH, the minimax of the children for
     /// UCTMAX-H, ±1 once proven.
     pub value: f32,
@@ -67,6 +68,9 @@ impl<M: Copy> Node<M> {
         self.terminal || self.proof != Proof::Unknown
     }
 }
+
+// The chess node's size is what `TreeMemory` is divided by; the README quotes it.
+const _: () = assert!(std::mem::size_of::<Node<shakmaty::Move>>() == 40);
 
 /// The node store of one search tree.
 #[derive(Debug, Clone)]

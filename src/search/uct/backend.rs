@@ -150,8 +150,9 @@ impl Backend for UctBackend {
         let threads = req.options.spin("Threads").clamp(1, 256) as usize;
         let total_bytes = (req.options.spin(OPT_MEMORY).max(1) as usize) << 20;
         let bytes = total_bytes / threads;
-        self.saved
-            .resize_with(threads.max(self.saved.len()), || None);
+        // Trees of threads that no longer exist would hold memory outside the budget.
+        self.saved.truncate(threads);
+        self.saved.resize_with(threads, || None);
         let arenas: Vec<Arena<Move>> = (0..threads)
             .map(|t| self.take_tree(t, req, config, leaf, bytes))
             .collect();

@@ -115,20 +115,24 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                 break -n.value;
             }
             if n.expanded < n.moves {
-                let mv = self.next_move(d, &state, ply, n.expanded as usize);
-                match mv.and_then(|mv| self.arena.add_child(node, Node::new(mv)).map(|c| (c, mv))) {
-                    Some((child, mv)) => {
-                        ply += 1;
-                        let state = d.play(&state, mv, ply);
-                        self.path.push(child);
-                        break self.value_new_node(d, child, &state, ply);
-                    }
-                    None => {
-                        self.full = true;
-                        if n.first_child == NONE {
-                            break d.estimate(&state, ply, &mut self.rng);
+                match self.next_move(d, &state, ply, n.expanded as usize) {
+                    Some(mv) => match self.arena.add_child(node, Node::new(mv)) {
+                        Some(child) => {
+                            ply += 1;
+                            let state = d.play(&state, mv, ply);
+                            self.path.push(child);
+                            break self.value_new_node(d, child, &state, ply);
                         }
-                    }
+                        None => {
+                            self.full = true;
+                            if n.first_child == NONE {
+                                break d.estimate(&state, ply, &mut self.rng);
+                            }
+                        }
+                    },
+                    // Fewer moves than recorded (a reused root under other rules): treat
+                    // the node as fully expanded.
+                    None => self.arena[node].moves = n.expanded,
                 }
             }
             let Some(child) = policy::select(&self.arena, node, self.cfg.c, self.cfg.solver) else {
@@ -211,13 +215,13 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         for i in (0..self.path.len()).rev() {
             let id = self.path[i];
             let node = &mut self.arena[id];
-            node.visits += 1;
-            node.sum += v;
+            node.visits = node.visits.saturating_add(1);
+            node.sum += f64::from(v);
             v = -v;
             if node.is_settled() {
                 continue;
             }
-            let mean = node.sum / node.visits as f32;
+            let mean = (node.sum / f64::from(node.visits)) as f32;
             let leafy = node.first_child == NONE;
             let value = match self.cfg.backup {
                 Backup::Minimax if !leafy => -self
