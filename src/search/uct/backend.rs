@@ -364,16 +364,16 @@ impl<'a> Worker<'a> {
             if self.searcher.root_proof().is_some() {
                 break;
             }
+            // Thesis §4.4: the ratio of terminal to non-terminal nodes (0.003 there).
+            let (terminal, added) = (self.searcher.terminals, self.searcher.added);
             if let Some(th) = threshold
-                && self.searcher.added >= HYBRID_MIN_NODES
-                && self.searcher.terminals as f32 >= th * self.searcher.added as f32
+                && added >= HYBRID_MIN_NODES
+                && terminal as f32 >= th * (added - terminal) as f32
             {
                 self.req.sink.message(&format!(
-                    "uct-hybrid: {} of {} new nodes are terminal ({:.1}% >= HybridThreshold {:.1}%), switching to pvs",
-                    self.searcher.terminals,
-                    self.searcher.added,
-                    100.0 * self.searcher.terminals as f32 / self.searcher.added as f32,
-                    100.0 * th
+                    "uct-hybrid: {terminal} terminal and {} other new nodes (ratio {:.4} >= HybridThreshold {th}), switching to pvs",
+                    added - terminal,
+                    terminal as f32 / (added - terminal).max(1) as f32,
                 ));
                 switched = true;
                 break;
@@ -489,33 +489,24 @@ mod tests {
         let fen = "7k/8/5K2/8/8/8/8/R7 w - - 0 1";
         let pos = crate::board::Position::from_fen(fen, shakmaty::CastlingMode::Standard);
         let game = Game::new(pos.unwrap());
-        let sink = Recorder::default();
         let mut hybrid = UctBackend::new(Variant::Hybrid);
-        let r = search_with(
-            &mut hybrid,
-            &game,
-            50_000,
-            &[("HybridThreshold", "0.01")],
-            &sink,
-        );
-        let messages = sink.messages.lock().unwrap().clone();
-        assert!(
-            messages.iter().any(|m| m.contains("switching to pvs")),
-            "{messages:?}"
-        );
-        // pvs then plays a move of the mating net: the king or the rook.
-        assert!(r.best.is_some());
-        // With the threshold at 1 it never switches.
-        let sink = Recorder::default();
-        search_with(
-            &mut hybrid,
-            &game,
-            5_000,
-            &[("HybridThreshold", "1")],
-            &sink,
-        );
-        let messages = sink.messages.lock().unwrap().clone();
-        assert!(!messages.iter().any(|m| m.contains("switching")));
+        // The messages of a 50,000-iteration search at this threshold, and its move.
+        let mut run = |threshold: &str| {
+            let sink = Recorder::default();
+            let settings = [("HybridThreshold", threshold)];
+            let r = search_with(&mut hybrid, &game, 50_000, &settings, &sink);
+            let messages = sink.messages.lock().unwrap().clone();
+            (
+                messages.iter().any(|m| m.contains("switching to pvs")),
+                r.best,
+            )
+        };
+        let (switched, best) = run("0.01");
+        assert!(switched);
+        // pvs then plays a move of the mating net.
+        assert!(best.is_some());
+        // A threshold no ratio reaches: it never switches.
+        assert!(!run("1000").0);
     }
 
     #[test]

@@ -65,11 +65,11 @@ const QUIESCENCE: OptionDecl = OptionDecl {
 const THRESHOLD: OptionDecl = OptionDecl {
     name: OPT_THRESHOLD,
     kind: OptionKind::Float {
-        default: 0.05,
+        default: 0.003,
         min: 0.0,
-        max: 1.0,
+        max: 1000.0,
     },
-    help: "share of terminal nodes among the new UCT nodes at which uct-hybrid switches to pvs",
+    help: "ratio of terminal to other new UCT nodes at which uct-hybrid switches to pvs (thesis: 0.003)",
 };
 
 /// Options of `uct`.
