@@ -197,7 +197,11 @@ fn every_backend_plays_legal_moves_and_finds_mate_in_one() {
     let mut e = Engine::ready();
     // Back-rank mate: Rd8#.
     let fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    // The UCT family proves mates only with its solver (off by default, for the thesis'
+    // plain UCT); the other backends ignore the option. Without it they must still play
+    // legal moves, which the movetime search below checks at the default settings.
     for backend in searchlight::search::registry::names() {
+        e.send("setoption name UCT_Solver value true");
         e.send(&format!("setoption name Search value {backend}"));
         e.send(&format!("position fen {fen}"));
         let (lines, best) = e.go("go depth 3", &chess(fen));
@@ -206,8 +210,12 @@ fn every_backend_plays_legal_moves_and_finds_mate_in_one() {
             lines.iter().any(|l| l.contains("score mate 1")),
             "{backend}: {lines:?}"
         );
+        e.send("setoption name UCT_Solver value false");
         e.send("position startpos");
         e.go("go movetime 50", &Chess::default());
+        e.send("position startpos moves e2e4 e7e5");
+        let pos = play(Chess::default(), &["e2e4", "e7e5"]);
+        e.go("go wtime 300 btime 300 winc 10 binc 10", &pos);
     }
     e.send("quit");
 }

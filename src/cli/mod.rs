@@ -2,11 +2,13 @@
 //! are the tools.
 
 pub mod bench;
+pub mod critical;
 pub mod epd;
 pub mod perft;
 pub mod player;
 pub mod spec;
 pub mod trees;
+pub mod uct_trace;
 
 use std::process::ExitCode;
 
@@ -33,6 +35,8 @@ enum Tool {
     Epd(epd::EpdArgs),
     /// Experiments on synthetic trees (growth, parity) and the chess backend comparison.
     Trees(trees::TreesArgs),
+    /// The value a UCT-family search gives one root move, iteration by iteration (CSV).
+    UctTrace(uct_trace::TraceArgs),
 }
 
 /// Entry point of the binary.
@@ -47,5 +51,6 @@ pub fn main() -> ExitCode {
         Some(Tool::Bench(args)) => bench::run(&args),
         Some(Tool::Epd(args)) => epd::run(&args),
         Some(Tool::Trees(args)) => trees::run(&args),
+        Some(Tool::UctTrace(args)) => uct_trace::run(&args),
     }
 }

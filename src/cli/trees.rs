@@ -4,7 +4,9 @@
 //! - `parity`: on {0,1}-valued binary trees, the share of trees where FSSS and MT-SSS*
 //!   evaluate strictly fewer leaves than alpha-beta, by height parity (seed 000 Figure 1b);
 //! - `chess`: nodes, leaf evaluations and time of the chess backends to fixed depths on the
-//!   bench positions.
+//!   bench positions;
+//! - `critical`: UCT and UCTMAX-H on trees with critical levels (thesis §5.2; in
+//!   `critical.rs`).
 
 #![cfg_attr(
     not(test),
@@ -36,6 +38,9 @@ pub enum Experiment {
     Parity(ParityArgs),
     /// Nodes, leaf evaluations and time of chess backends to a fixed depth (bench positions).
     Chess(ChessArgs),
+    /// UCT and UCTMAX-H on binary trees with critical levels (thesis §5.2): iterations
+    /// until the root value stays >= 0.7, as CSV, a table with fits, and an SVG chart.
+    Critical(super::critical::CriticalArgs),
 }
 
 #[derive(Debug, Args)]
@@ -106,6 +111,7 @@ pub fn run(args: &TreesArgs) -> ExitCode {
         Experiment::Growth(a) => growth(a),
         Experiment::Parity(a) => parity(a),
         Experiment::Chess(a) => chess(a),
+        Experiment::Critical(a) => return super::critical::run(a),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

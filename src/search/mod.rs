@@ -17,6 +17,7 @@ pub mod rollout;
 pub mod score;
 pub mod solve;
 pub mod tt;
+pub mod uct;
 
 use shakmaty::Move;
 

@@ -9,6 +9,7 @@ use super::fsss::{FsssBackend, RESTART_OPTION};
 use super::mt::{DriverKind, MtBackend, PROCEDURE_OPTION, STEP_OPTION};
 use super::pvs::Pvs;
 use super::rollout::{Policy, RolloutBackend, SEED_OPTION};
+use super::uct::{HYBRID_OPTIONS, UCT_OPTIONS, UCTH_OPTIONS, UctBackend, Variant};
 use crate::options::{OptionDecl, OptionKind};
 
 /// The MT drivers' switch between the two alpha-beta test procedures.
@@ -129,6 +130,30 @@ pub static BACKENDS: &[BackendInfo] = &[
         description: "FSSS-Minimax: best-first rollouts with top-down windows and bottom-up bounds",
         options: FSSS_OPTIONS,
         make: || Box::new(FsssBackend::default()),
+    },
+    BackendInfo {
+        name: "uct",
+        description: "UCT: UCB1 selection, one new node per iteration, random playouts, average backups",
+        options: UCT_OPTIONS,
+        make: || Box::new(UctBackend::new(Variant::Uct)),
+    },
+    BackendInfo {
+        name: "ucth",
+        description: "UCTH: UCT with the evaluator (tanh(cp/400)) at new leaves instead of playouts",
+        options: UCTH_OPTIONS,
+        make: || Box::new(UctBackend::new(Variant::Ucth)),
+    },
+    BackendInfo {
+        name: "uctmaxh",
+        description: "UCTMAX-H: UCTH with minimax instead of average backups",
+        options: UCTH_OPTIONS,
+        make: || Box::new(UctBackend::new(Variant::UctMaxH)),
+    },
+    BackendInfo {
+        name: "uct-hybrid",
+        description: "UCTMAX-H until terminal nodes pass HybridThreshold of the tree, then pvs for the rest of the move",
+        options: HYBRID_OPTIONS,
+        make: || Box::new(UctBackend::new(Variant::Hybrid)),
     },
 ];
 

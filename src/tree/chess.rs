@@ -72,47 +72,59 @@ impl<'a> ChessTree<'a> {
         Expansion::Leaf(value)
     }
 
-    /// Plain quiescence search: stand pat, then captures and promotions by MVV-LVA (all
-    /// evasions in check). No pruning beyond alpha-beta, so the value is exact for the
-    /// full window.
-    fn quiesce(&mut self, pos: &Position, mut alpha: Value, beta: Value, ply: usize) -> Value {
-        self.nodes += 1;
-        let in_check = pos.is_check();
-        if ply >= MAX_PLY - 1 {
-            return if in_check {
-                DRAW
-            } else {
-                self.eval.evaluate(pos.chess())
-            };
-        }
-        let mut best = -INFINITY;
-        if !in_check {
-            best = self.eval.evaluate(pos.chess());
-            if best >= beta {
-                return best;
-            }
-            alpha = alpha.max(best);
-        }
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check { mated_in(ply) } else { best };
-        }
-        if !in_check {
-            moves.retain(|m| is_tactical(*m));
-        }
-        moves.sort_unstable_by_key(|&m| -mvv_lva(m));
-        for m in moves {
-            let v = -self.quiesce(&pos.play(m), -beta, -alpha, ply + 1);
-            if v > best {
-                best = v;
-                if v >= beta {
-                    break;
-                }
-                alpha = alpha.max(v);
-            }
-        }
-        best
+    fn quiesce(&mut self, pos: &Position, alpha: Value, beta: Value, ply: usize) -> Value {
+        quiescence(self.eval, pos, alpha, beta, ply, &mut self.nodes)
     }
+}
+
+/// Plain quiescence search: stand pat, then captures and promotions by MVV-LVA (all
+/// evasions in check). No pruning beyond alpha-beta, so the value is exact for the full
+/// window. `nodes` counts the positions visited. Shared with the UCT family, whose UCTH
+/// leaves may be valued by it.
+pub fn quiescence(
+    eval: &dyn Evaluator,
+    pos: &Position,
+    mut alpha: Value,
+    beta: Value,
+    ply: usize,
+    nodes: &mut u64,
+) -> Value {
+    *nodes += 1;
+    let in_check = pos.is_check();
+    if ply >= MAX_PLY - 1 {
+        return if in_check {
+            DRAW
+        } else {
+            eval.evaluate(pos.chess())
+        };
+    }
+    let mut best = -INFINITY;
+    if !in_check {
+        best = eval.evaluate(pos.chess());
+        if best >= beta {
+            return best;
+        }
+        alpha = alpha.max(best);
+    }
+    let mut moves = pos.legal_moves();
+    if moves.is_empty() {
+        return if in_check { mated_in(ply) } else { best };
+    }
+    if !in_check {
+        moves.retain(|m| is_tactical(*m));
+    }
+    moves.sort_unstable_by_key(|&m| -mvv_lva(m));
+    for m in moves {
+        let v = -quiescence(eval, &pos.play(m), -beta, -alpha, ply + 1, nodes);
+        if v > best {
+            best = v;
+            if v >= beta {
+                break;
+            }
+            alpha = alpha.max(v);
+        }
+    }
+    best
 }
 
 impl GameTree for ChessTree<'_> {

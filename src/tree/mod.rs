@@ -6,6 +6,7 @@
 //! move at that leaf, and a parent's value is the maximum of its children's negated values.
 
 pub mod chess;
+pub mod critical;
 pub mod synthetic;
 
 pub use chess::{ChessNode, ChessTree};

@@ -118,6 +118,11 @@ impl Client {
         })
     }
 
+    /// The engine's process id (tests read its memory use from `/proc`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// True once the engine process has exited.
     pub fn has_exited(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(Some(_)))

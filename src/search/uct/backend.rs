@@ -1,0 +1,546 @@
+//! The UCT family as engine backends: `uct`, `ucth`, `uctmaxh` and `uct-hybrid` (thesis
+//! §3.1–3.2, §4.4). This file is the engine side — options, threads, limits, reports,
+//! tree reuse, the hand-over to `pvs`; the tree search itself is in [`super::search`].
+//!
+//! Threads: root parallelism. Each thread grows its own tree (its share of `TreeMemory`)
+//! with its own move-order salt and random stream; at the end the root children's visits
+//! are summed by move. No node is shared, so there is nothing to race on.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use shakmaty::Move;
+use shakmaty::uci::UciMove;
+
+use super::arena::{Arena, Proof};
+use super::domain::{ChessDomain, LeafEstimate};
+use super::policy::to_cp;
+use super::search::{Backup, Config, RootMove, Searcher};
+use super::{OPT_C, OPT_MEMORY, OPT_PLAYOUT_CAP, OPT_QUIESCENCE, OPT_SOLVER, OPT_THRESHOLD};
+use crate::search::control::Poller;
+use crate::search::info::Info;
+use crate::search::pvs::Pvs;
+use crate::search::score::{Bound, DRAW, MAX_PLY, Value, mate_in, mated_in};
+use crate::search::{Backend, SearchRequest, SearchResult};
+
+/// Which member of the family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    /// Random playouts, average backups.
+    Uct,
+    /// Evaluator at the new leaf, average backups.
+    Ucth,
+    /// Evaluator at the new leaf, minimax backups.
+    UctMaxH,
+    /// UCTMAX-H until terminal nodes become common, then `pvs`.
+    Hybrid,
+}
+
+/// Iterations between looks at the clock when no node limit is set: a playout of a few
+/// hundred plies takes ~50 µs, so 16 of them keep `stop` well inside 10 ms.
+const CLOCK_INTERVAL: u64 = 16;
+/// Time between two progress reports.
+const REPORT_EVERY: Duration = Duration::from_secs(1);
+/// The hybrid judges the terminal share only over at least this many new nodes.
+const HYBRID_MIN_NODES: u64 = 256;
+
+/// A tree kept for the next `go` of the same game.
+struct SavedTree {
+    arena: Arena<Move>,
+    /// The game's keys when the tree's root was the current position.
+    keys: Vec<u64>,
+    config: Config,
+    leaf: LeafEstimate,
+}
+
+/// A UCT-family backend.
+pub struct UctBackend {
+    variant: Variant,
+    /// One tree per thread, from the last search.
+    saved: Vec<Option<SavedTree>>,
+    pvs: Pvs,
+}
+
+impl UctBackend {
+    pub fn new(variant: Variant) -> Self {
+        UctBackend {
+            variant,
+            saved: Vec::new(),
+            pvs: Pvs::default(),
+        }
+    }
+
+    /// Visits at the root of the main thread's kept tree (tests of tree reuse).
+    pub fn kept_root_visits(&self) -> Option<u32> {
+        let saved = self.saved.first()?.as_ref()?;
+        (!saved.arena.is_empty()).then(|| saved.arena[0].visits)
+    }
+
+    fn settings(&self, req: &SearchRequest<'_>) -> (Config, LeafEstimate) {
+        let o = req.options;
+        let backup = match self.variant {
+            Variant::Uct | Variant::Ucth => Backup::Average,
+            Variant::UctMaxH | Variant::Hybrid => Backup::Minimax,
+        };
+        let leaf = match self.variant {
+            Variant::Uct => LeafEstimate::Playout(o.spin(OPT_PLAYOUT_CAP).clamp(1, 100_000) as u32),
+            _ if o.check(OPT_QUIESCENCE) => LeafEstimate::Quiescence,
+            _ => LeafEstimate::Eval,
+        };
+        let config = Config {
+            c: o.float(OPT_C) as f32,
+            backup,
+            // `go mate N` asks for a proof: it turns the solver on.
+            solver: o.check(OPT_SOLVER) || req.limits.mate.is_some(),
+        };
+        (config, leaf)
+    }
+
+    /// The kept tree of thread `t` if it fits this search, re-rooted at the current
+    /// position; otherwise an empty arena.
+    fn take_tree(
+        &mut self,
+        t: usize,
+        req: &SearchRequest<'_>,
+        config: Config,
+        leaf: LeafEstimate,
+        bytes: usize,
+    ) -> Arena<Move> {
+        let fresh = || Arena::with_memory(bytes);
+        let Some(saved) = self.saved.get_mut(t).and_then(Option::take) else {
+            return fresh();
+        };
+        let keys = req.game.keys();
+        let fits = saved.config == config
+            && saved.leaf == leaf
+            && req.limits.searchmoves.is_empty()
+            && saved.arena.max_nodes() == fresh().max_nodes()
+            && !saved.arena.is_empty()
+            && keys.len() >= saved.keys.len()
+            && keys[..saved.keys.len()] == saved.keys[..];
+        if !fits {
+            return fresh();
+        }
+        let mut node = 0;
+        for &m in &req.game.moves()[saved.keys.len() - 1..] {
+            match saved.arena.child_by_move(node, m) {
+                Some(child) => node = child,
+                None => return fresh(),
+            }
+        }
+        if node == 0 {
+            saved.arena
+        } else {
+            saved.arena.extract(node)
+        }
+    }
+}
+
+impl Backend for UctBackend {
+    fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult {
+        let root = req.game.position();
+        let legal = root.legal_moves();
+        if legal.is_empty() {
+            return SearchResult {
+                value: if root.is_check() { mated_in(0) } else { DRAW },
+                ..SearchResult::default()
+            };
+        }
+        let (config, leaf) = self.settings(req);
+        let threads = req.options.spin("Threads").clamp(1, 256) as usize;
+        let total_bytes = (req.options.spin(OPT_MEMORY).max(1) as usize) << 20;
+        let bytes = total_bytes / threads;
+        // Trees of threads that no longer exist would hold memory outside the budget.
+        self.saved.truncate(threads);
+        self.saved.resize_with(threads, || None);
+        let arenas: Vec<Arena<Move>> = (0..threads)
+            .map(|t| self.take_tree(t, req, config, leaf, bytes))
+            .collect();
+        let threshold =
+            (self.variant == Variant::Hybrid).then(|| req.options.float(OPT_THRESHOLD) as f32);
+        let mut arenas = arenas.into_iter();
+        let main_arena = arenas.next().unwrap_or_else(|| Arena::with_memory(bytes));
+        let helper_arenas: Vec<Arena<Move>> = arenas.collect();
+        let done = AtomicBool::new(false);
+        let mut searchers: Vec<Searcher<Move>> = Vec::with_capacity(threads);
+        let mut switched = false;
+        crossbeam::scope(|scope| {
+            let done = &done;
+            let handles: Vec<_> = helper_arenas
+                .into_iter()
+                .enumerate()
+                .map(|(i, arena)| {
+                    scope.spawn(move |_| {
+                        let mut w = Worker::new(req, arena, config, leaf, i + 1, total_bytes);
+                        w.run(done, None);
+                        w.searcher
+                    })
+                })
+                .collect();
+            let mut w = Worker::new(req, main_arena, config, leaf, 0, total_bytes);
+            switched = w.run(done, threshold);
+            done.store(true, Ordering::Relaxed);
+            searchers.push(w.searcher);
+            for h in handles {
+                match h.join() {
+                    Ok(s) => searchers.push(s),
+                    Err(e) => std::panic::resume_unwind(e),
+                }
+            }
+        })
+        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+
+        let mut result = merge(&searchers);
+        result.best = result.best.or_else(|| legal.first().copied());
+        let keys = req.game.keys().to_vec();
+        for (t, s) in searchers.into_iter().enumerate() {
+            self.saved[t] = Some(SavedTree {
+                arena: s.into_arena(),
+                keys: keys.clone(),
+                config,
+                leaf,
+            });
+        }
+        if switched {
+            // Thesis §4.4: minimax for the rest of the move, on whatever time is left.
+            result = self.pvs.search(req);
+        }
+        result.nodes = req.control.nodes();
+        result
+    }
+
+    fn new_game(&mut self) {
+        self.saved.clear();
+    }
+}
+
+/// The score a tree reports: a mate once proven, else the root value as centipawns.
+fn tree_score(s: &Searcher<Move>) -> Value {
+    match s.root_proof() {
+        Some((true, plies)) => mate_in(plies as usize),
+        Some((false, plies)) => mated_in(plies as usize),
+        None => to_cp(s.root_value()),
+    }
+}
+
+/// The result over all threads' trees: root visits summed by move (a proven win in any
+/// tree is played at once), the score and depth of the main thread's tree.
+fn merge(searchers: &[Searcher<Move>]) -> SearchResult {
+    let Some(main) = searchers.first() else {
+        return SearchResult::default();
+    };
+    let mut result = SearchResult {
+        value: tree_score(main),
+        depth: main.max_depth as u32,
+        ..SearchResult::default()
+    };
+    if searchers.len() == 1 {
+        let pv = main.pv(2);
+        result.best = pv.first().copied();
+        result.ponder = pv.get(1).copied();
+        return result;
+    }
+    let all: Vec<RootMove<Move>> = searchers.iter().flat_map(|s| s.root_moves()).collect();
+    let won = all
+        .iter()
+        .filter(|m| m.proof == Proof::Win)
+        .min_by_key(|m| m.plies)
+        .map(|m| m.mv);
+    // (not lost, visits, visit-weighted value) per move.
+    let mut totals: Vec<(Move, bool, u64, f64)> = Vec::new();
+    for m in &all {
+        let i = match totals.iter().position(|t| t.0 == m.mv) {
+            Some(i) => i,
+            None => {
+                totals.push((m.mv, true, 0, 0.0));
+                totals.len() - 1
+            }
+        };
+        let t = &mut totals[i];
+        t.1 &= m.proof != Proof::Loss;
+        t.2 += u64::from(m.visits);
+        t.3 += f64::from(m.value) * f64::from(m.visits);
+    }
+    let key = |t: &(Move, bool, u64, f64)| (t.1, t.2, t.3 / t.2.max(1) as f64);
+    result.best = won.or_else(|| {
+        totals
+            .iter()
+            .max_by(|a, b| {
+                let (ka, kb) = (key(a), key(b));
+                (ka.0, ka.1).cmp(&(kb.0, kb.1)).then(ka.2.total_cmp(&kb.2))
+            })
+            .map(|t| t.0)
+    });
+    result.ponder = result.best.and_then(|m| main.reply_to(m));
+    result
+}
+
+/// One search thread: its tree, its view of chess, its share of the control.
+struct Worker<'a> {
+    id: usize,
+    req: &'a SearchRequest<'a>,
+    searcher: Searcher<Move>,
+    domain: ChessDomain<'a>,
+    poller: Poller<'a>,
+    total_bytes: usize,
+}
+
+impl<'a> Worker<'a> {
+    fn new(
+        req: &'a SearchRequest<'a>,
+        arena: Arena<Move>,
+        config: Config,
+        leaf: LeafEstimate,
+        id: usize,
+        total_bytes: usize,
+    ) -> Self {
+        let mut domain = ChessDomain::new(req.game, req.eval, leaf);
+        domain.restrict_root(&req.limits.searchmoves);
+        Worker {
+            id,
+            req,
+            searcher: Searcher::new(arena, config, id as u64 + 1),
+            domain,
+            poller: Poller::new(req.control, id == 0),
+            total_bytes,
+        }
+    }
+
+    /// Iterates until a limit, `stop`, or (main thread) a reason of its own to stop.
+    /// Returns true when the hybrid decided to hand over to `pvs`.
+    fn run(&mut self, done: &AtomicBool, threshold: Option<f32>) -> bool {
+        let main = self.id == 0;
+        let control = self.req.control;
+        let limits = self.req.limits;
+        if self
+            .searcher
+            .prepare(&mut self.domain, placeholder_move())
+            .is_some()
+        {
+            return false;
+        }
+        let node_limited = control.node_limit().is_some();
+        let forced =
+            self.req.game.position().legal_moves().len() == 1 && control.budget().soft.is_some();
+        let depth_limit = limits.depth.map(|d| d.max(1) as usize);
+        let mut iterations = 0u64;
+        let mut last_report = Instant::now();
+        let mut told_full = false;
+        let mut switched = false;
+        loop {
+            if done.load(Ordering::Relaxed) {
+                break;
+            }
+            self.searcher.iterate(&mut self.domain);
+            iterations += 1;
+            let at_check = iterations.is_multiple_of(CLOCK_INTERVAL);
+            let stop = if node_limited {
+                self.poller.poll(iterations)
+            } else if at_check {
+                self.poller.flush(iterations) || (main && control.soft_limit_reached())
+            } else {
+                control.stopped()
+            };
+            if stop || !main {
+                if stop {
+                    break;
+                }
+                continue;
+            }
+            if self.searcher.full && !told_full {
+                told_full = true;
+                self.req.sink.message(&format!(
+                    "uct: TreeMemory full at {} nodes ({:.1} MB): no new nodes, iterating inside the tree",
+                    self.searcher.arena.len(),
+                    mb(self.searcher.arena.reserved_bytes())
+                ));
+            }
+            if forced || depth_limit.is_some_and(|d| self.searcher.max_depth >= d) {
+                break;
+            }
+            if !at_check {
+                continue;
+            }
+            if self.searcher.root_proof().is_some() {
+                break;
+            }
+            // Thesis §4.4: the ratio of terminal to non-terminal nodes (0.003 there).
+            let (terminal, added) = (self.searcher.terminals, self.searcher.added);
+            if let Some(th) = threshold
+                && added >= HYBRID_MIN_NODES
+                && terminal as f32 >= th * (added - terminal) as f32
+            {
+                self.req.sink.message(&format!(
+                    "uct-hybrid: {terminal} terminal and {} other new nodes (ratio {:.4} >= HybridThreshold {th}), switching to pvs",
+                    added - terminal,
+                    terminal as f32 / (added - terminal).max(1) as f32,
+                ));
+                switched = true;
+                break;
+            }
+            if last_report.elapsed() >= REPORT_EVERY {
+                last_report = Instant::now();
+                self.report(false);
+            }
+        }
+        self.poller.flush(iterations);
+        if main {
+            done.store(true, Ordering::Relaxed);
+            if !switched {
+                self.report(true);
+            }
+        }
+        switched
+    }
+
+    fn report(&mut self, last: bool) {
+        let control = self.req.control;
+        let s = &self.searcher;
+        let mut pos = self.req.game.position().clone();
+        let pv = s
+            .pv(MAX_PLY)
+            .into_iter()
+            .map(|m| {
+                let u = UciMove::from_move(m, pos.mode());
+                pos = pos.play(m);
+                u
+            })
+            .collect();
+        let depth = s.max_depth.max(1) as u32;
+        let arena = &s.arena;
+        self.req.sink.info(&Info {
+            depth,
+            seldepth: depth,
+            score: tree_score(s),
+            bound: Bound::Exact,
+            nodes: control.nodes(),
+            time: control.elapsed(),
+            hashfull: Some((arena.len() * 1000 / arena.max_nodes().max(1)) as u32),
+            pv,
+        });
+        if last {
+            self.req.sink.message(&format!(
+                "uct tree: {} nodes ({} new), {:.1} MB of TreeMemory {} MB",
+                arena.len(),
+                s.added,
+                mb(arena.reserved_bytes()),
+                self.total_bytes >> 20
+            ));
+        }
+    }
+}
+
+fn mb(bytes: usize) -> f64 {
+    bytes as f64 / (1 << 20) as f64
+}
+
+/// The root node's move field is never read; any move fills it.
+fn placeholder_move() -> Move {
+    Move::Put {
+        role: shakmaty::Role::Pawn,
+        to: shakmaty::Square::A1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Game, Material};
+    use crate::engine::option_declarations;
+    use crate::options::Options;
+    use crate::search::info::Silent;
+    use crate::search::{Limits, SearchControl, TranspositionTable};
+
+    fn search(backend: &mut UctBackend, game: &Game, iterations: u64) -> SearchResult {
+        search_with(backend, game, iterations, &[], &Silent)
+    }
+
+    fn search_with(
+        backend: &mut UctBackend,
+        game: &Game,
+        iterations: u64,
+        settings: &[(&str, &str)],
+        sink: &dyn crate::search::InfoSink,
+    ) -> SearchResult {
+        let limits = Limits::nodes(iterations);
+        let control = SearchControl::new(&limits, game.position().turn(), Duration::ZERO);
+        let tt = TranspositionTable::minimal();
+        let mut options = Options::new(option_declarations());
+        for (name, value) in settings {
+            let (_, v) = options.validate(name, Some(value)).unwrap();
+            options.set(name, v);
+        }
+        let req = SearchRequest {
+            game,
+            limits: &limits,
+            control: &control,
+            sink,
+            tt: &tt,
+            eval: &Material,
+            options: &options,
+        };
+        backend.search(&req)
+    }
+
+    #[test]
+    fn the_hybrid_hands_over_to_pvs_when_terminals_are_common() {
+        use crate::search::info::Recorder;
+        // A king-and-rook mating net: many lines end in mate or stalemate.
+        let fen = "7k/8/5K2/8/8/8/8/R7 w - - 0 1";
+        let pos = crate::board::Position::from_fen(fen, shakmaty::CastlingMode::Standard);
+        let game = Game::new(pos.unwrap());
+        let mut hybrid = UctBackend::new(Variant::Hybrid);
+        // The messages of a 50,000-iteration search at this threshold, and its move.
+        let mut run = |threshold: &str| {
+            let sink = Recorder::default();
+            let settings = [("HybridThreshold", threshold)];
+            let r = search_with(&mut hybrid, &game, 50_000, &settings, &sink);
+            let messages = sink.messages.lock().unwrap().clone();
+            (
+                messages.iter().any(|m| m.contains("switching to pvs")),
+                r.best,
+            )
+        };
+        let (switched, best) = run("0.01");
+        assert!(switched);
+        // pvs then plays a move of the mating net.
+        assert!(best.is_some());
+        // A threshold no ratio reaches: it never switches.
+        assert!(!run("1000").0);
+    }
+
+    #[test]
+    fn tree_reuse_keeps_the_played_subtree() {
+        for variant in [Variant::Uct, Variant::Ucth, Variant::UctMaxH] {
+            let mut backend = UctBackend::new(variant);
+            let mut game = Game::new(crate::board::Position::startpos());
+            let first = search(&mut backend, &game, 20_000);
+            assert_eq!(first.nodes, 20_000);
+            assert_eq!(backend.kept_root_visits(), Some(20_000));
+            // The subtree after our move and the expected reply.
+            let (Some(ours), Some(reply)) = (first.best, first.ponder) else {
+                panic!("no pv");
+            };
+            let kept = {
+                let tree = &backend.saved[0].as_ref().unwrap().arena;
+                let a = tree.child_by_move(0, ours).unwrap();
+                tree[tree.child_by_move(a, reply).unwrap()].visits
+            };
+            assert!(kept > 10, "{variant:?}: {kept}");
+            game.push(ours);
+            game.push(reply);
+            search(&mut backend, &game, 1_000);
+            assert_eq!(
+                backend.kept_root_visits(),
+                Some(kept + 1_000),
+                "{variant:?}"
+            );
+            // A position the tree does not lead to starts afresh, as does a new game.
+            let other = Game::new(crate::board::Position::startpos());
+            search(&mut backend, &other, 500);
+            assert_eq!(backend.kept_root_visits(), Some(500));
+            backend.new_game();
+            assert_eq!(backend.kept_root_visits(), None);
+        }
+    }
+}

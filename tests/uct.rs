@@ -1,0 +1,191 @@
+//! The UCT family end to end: the solver proves short mates (checked against `pvs`), a
+//! tiny `TreeMemory` bounds the process's memory (measured from /proc over pipes), `go
+//! nodes N` is N iterations, and `stop` is obeyed within milliseconds even with playouts.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Engine, chess, play};
+use searchlight::board::{Game, Position};
+use searchlight::engine;
+use searchlight::search::Limits;
+use searchlight::search::info::Silent;
+use searchlight::search::score::UciScore;
+use shakmaty::{CastlingMode, Chess, Move, Position as _};
+
+/// The mate `pvs` proves in `game` within `moves` moves, if any.
+fn pvs_mate(game: &Game, moves: u32) -> Option<(i32, Move, Option<Move>)> {
+    let mut pvs = engine::Engine::with_options(&[("Search", "pvs"), ("Hash", "8")]).unwrap();
+    // No depth limit: pvs's pruning finds a sacrificial mate only at depth 10 or more.
+    let limits = Limits {
+        mate: Some(moves),
+        nodes: Some(50_000_000),
+        ..Limits::default()
+    };
+    let r = pvs.search(game, &limits, &Silent);
+    match UciScore::from_value(r.value) {
+        UciScore::Mate(n) if n > 0 => Some((n, r.best?, r.ponder)),
+        _ => None,
+    }
+}
+
+/// Mate-in-1 and mate-in-2 positions: the WAC positions `pvs` proves to be mate in 2,
+/// and the mate-in-1 positions reached from them after the mating side's first move and
+/// the defender's best reply (each checked by `pvs` again).
+fn short_mates() -> Vec<(Game, i32)> {
+    let text = std::fs::read_to_string("tests/data/wac.epd").unwrap();
+    let mut found = Vec::new();
+    for line in text.lines().filter(|l| l.contains("dm 2;")) {
+        let fen: Vec<&str> = line.split_whitespace().take(4).collect();
+        let pos = Position::from_fen(&fen.join(" "), CastlingMode::Standard).unwrap();
+        let game = Game::new(pos);
+        let Some((2, first, Some(reply))) = pvs_mate(&game, 2) else {
+            panic!("pvs does not see mate in 2 with a reply in {line}");
+        };
+        let mut one = game.clone();
+        one.push(first);
+        one.push(reply);
+        assert!(
+            matches!(pvs_mate(&one, 1), Some((1, _, _))),
+            "{line} after the first two moves"
+        );
+        found.push((game, 2));
+        found.push((one, 1));
+    }
+    found
+}
+
+#[test]
+fn the_solver_proves_every_mate_in_one_and_two() {
+    let mates = short_mates();
+    assert!(mates.len() >= 20, "only {} positions", mates.len());
+    for backend in ["ucth", "uctmaxh", "uct"] {
+        let mut e =
+            engine::Engine::with_options(&[("Search", backend), ("UCT_Solver", "true")]).unwrap();
+        for (game, n) in &mates {
+            // Plain UCT's playouts make it ~30x slower per iteration: mates in one only.
+            if backend == "uct" && *n > 1 {
+                continue;
+            }
+            let r = e.search(game, &Limits::nodes(2_000_000), &Silent);
+            let fen = game.position().fen();
+            assert_eq!(
+                UciScore::from_value(r.value),
+                UciScore::Mate(*n),
+                "{backend} {fen}"
+            );
+            // The move played mates in n, by brute force over the defender's replies.
+            let mut after = game.position().chess().clone();
+            after.play_unchecked(r.best.unwrap());
+            assert!(mated_within(&after, *n - 1), "{backend} {fen}");
+        }
+    }
+}
+
+/// The side to move at `pos` is checkmated now or within `moves` more of the opponent's
+/// moves whatever it plays (full width, no pruning).
+fn mated_within(pos: &Chess, moves: i32) -> bool {
+    if pos.is_checkmate() {
+        return true;
+    }
+    let replies = pos.legal_moves();
+    moves > 0
+        && !replies.is_empty()
+        && replies.iter().all(|&r| {
+            let mut p = pos.clone();
+            p.play_unchecked(r);
+            p.legal_moves().iter().any(|&m| {
+                let mut q = p.clone();
+                q.play_unchecked(m);
+                mated_within(&q, moves - 1)
+            })
+        })
+}
+
+fn proc_status_kb(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find(|l| l.starts_with(field))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap()
+}
+
+/// Peak memory growth of a fresh engine during one second of `ucth` with this TreeMemory.
+fn growth_kb(tree_mb: u32) -> (u64, Vec<String>) {
+    let mut e = Engine::ready();
+    let pid = e.client.pid();
+    e.send("setoption name Hash value 1");
+    e.send("setoption name Search value ucth");
+    e.send(&format!("setoption name TreeMemory value {tree_mb}"));
+    e.send("position startpos");
+    // Warm up: threads, buffers and the binary's pages are in before the baseline.
+    e.go("go nodes 100", &Chess::default());
+    e.sync();
+    let base = proc_status_kb(pid, "VmRSS:");
+    // Reset the peak (VmHWM) to the current RSS: the default 16 MB table was live at start.
+    std::fs::write(format!("/proc/{pid}/clear_refs"), "5").unwrap();
+    let (lines, _) = e.go("go movetime 1000", &Chess::default());
+    let peak = proc_status_kb(pid, "VmHWM:");
+    e.send("quit");
+    (peak.saturating_sub(base), lines)
+}
+
+#[test]
+fn a_tiny_tree_memory_bounds_the_process() {
+    let (small, lines) = growth_kb(1);
+    assert!(
+        lines.iter().any(|l| l.contains("TreeMemory full")),
+        "{lines:?}"
+    );
+    let (large, _) = growth_kb(64);
+    eprintln!("peak RSS growth: TreeMemory 1 MB: {small} kB, 64 MB: {large} kB");
+    // The tree may take its 1 MB; a little more is the allocator's and the stack's.
+    assert!(small <= 1024 + 512, "TreeMemory 1: grew {small} kB");
+    // The measurement sees a tree that is allowed to grow.
+    assert!(large > 4 * 1024, "TreeMemory 64: grew only {large} kB");
+}
+
+#[test]
+fn go_nodes_is_iterations_and_stop_is_prompt() {
+    let mut e = Engine::ready();
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let pos = chess(kiwipete);
+    for backend in ["uct", "ucth", "uctmaxh", "uct-hybrid"] {
+        e.send(&format!("setoption name Search value {backend}"));
+        e.send("ucinewgame");
+        e.send(&format!("position fen {kiwipete}"));
+        let (lines, _) = e.go("go nodes 3000", &pos);
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        assert!(last.contains(" nodes 3000 "), "{backend}: {last}");
+
+        let mut latencies = Vec::new();
+        for _ in 0..3 {
+            e.send("go infinite");
+            e.lines_within(Duration::from_millis(100));
+            let sent = Instant::now();
+            e.send("stop");
+            let lines = e.expect_within("bestmove", Duration::from_secs(2));
+            latencies.push(sent.elapsed());
+            common::check_search_output(&lines, &pos);
+        }
+        latencies.sort();
+        eprintln!("{backend} stop latencies: {latencies:?}");
+        assert!(latencies[1] <= Duration::from_millis(10), "{backend}");
+    }
+    // Tree reuse over UCI: the next position of the game is searched without a hitch.
+    e.send("position startpos moves e2e4 e7e5");
+    e.go("go nodes 2000", &play(Chess::default(), &["e2e4", "e7e5"]));
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    e.go(
+        "go nodes 2000",
+        &play(Chess::default(), &["e2e4", "e7e5", "g1f3", "b8c6"]),
+    );
+    e.send("quit");
+}
