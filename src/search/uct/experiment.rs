@@ -104,27 +104,6 @@ pub fn trace_move(
     rows
 }
 
-/// A least-squares fit of `ln(y) = a + b x`; returns `(a, b)`.
-pub fn fit_exponential(points: &[(f64, f64)]) -> Option<(f64, f64)> {
-    let pts: Vec<(f64, f64)> = points
-        .iter()
-        .filter(|p| p.1 > 0.0)
-        .map(|&(x, y)| (x, y.ln()))
-        .collect();
-    let n = pts.len() as f64;
-    if pts.len() < 2 {
-        return None;
-    }
-    let (sx, sy) = pts.iter().fold((0.0, 0.0), |a, p| (a.0 + p.0, a.1 + p.1));
-    let (mx, my) = (sx / n, sy / n);
-    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
-    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-    (sxx > 0.0).then(|| {
-        let b = sxy / sxx;
-        (my - b * mx, b)
-    })
-}
-
 /// The median of some values (`None` for none).
 pub fn median(values: &mut [u64]) -> Option<u64> {
     values.sort_unstable();
@@ -153,12 +132,5 @@ mod tests {
         let a = convergence_point(shallow, cfg, 0.7, 100_000, 1).unwrap();
         let b = convergence_point(deep, cfg, 0.7, 100_000, 1).unwrap();
         assert!(a < b, "{a} vs {b}");
-    }
-
-    #[test]
-    fn the_fit_recovers_an_exponential() {
-        let pts: Vec<(f64, f64)> = (0..5).map(|x| (x as f64, 3.0 * 2f64.powi(x))).collect();
-        let (a, b) = fit_exponential(&pts).unwrap();
-        assert!((a.exp() - 3.0).abs() < 1e-9 && (b.exp() - 2.0).abs() < 1e-9);
     }
 }
