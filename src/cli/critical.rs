@@ -47,7 +47,6 @@ pub struct CriticalArgs {
     pub svg: String,
 }
 
-/// One curve of the chart: a name and (depth, median iterations) points.
 
 pub fn run(args: &CriticalArgs) -> ExitCode {
     let depths: Vec<u32> = match args.first {
