@@ -47,7 +47,6 @@ pub struct CriticalArgs {
     pub svg: String,
 }
 
-
 pub fn run(args: &CriticalArgs) -> ExitCode {
     let depths: Vec<u32> = match args.first {
         Some(first) => (first + 2..args.height).step_by(2).collect(),
