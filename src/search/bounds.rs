@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use super::score::{INFINITY, Value, from_table, to_table};
-use crate::tree::{ChessNode, ChessTree, GameTree};
+use crate::tree::GameTree;
 
 /// A closed interval known to contain a node's negamax value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -250,66 +250,6 @@ impl BoundStore for BoundTable {
 impl Bounds {
     const fn is_reversed(self) -> bool {
         self.lo > self.hi
-    }
-}
-
-/// The backend's table, made (or remade) at the size `Hash` asks for and emptied: a new
-/// root makes old entries of little use, and a clean table keeps runs reproducible.
-pub fn table_for<'t>(
-    table: &'t mut Option<BoundTable>,
-    req: &crate::search::SearchRequest<'_>,
-) -> &'t mut BoundTable {
-    let mb = req.options.spin("Hash").max(1) as usize;
-    match table {
-        Some(t) if t.megabytes() == mb => t.clear(),
-        _ => *table = Some(BoundTable::new(mb)),
-    }
-    table.get_or_insert_with(|| BoundTable::new(mb))
-}
-
-/// Pins the bounds of the root's children, so the move to play survives a full table.
-pub fn pin_root_children(table: &mut BoundTable, tree: &mut ChessTree<'_>, root: &ChessNode) {
-    let keys: Vec<u64> = root
-        .pos
-        .legal_moves()
-        .iter()
-        .map(|&m| {
-            let child = tree.play(root, m);
-            tree.key(&child)
-        })
-        .collect();
-    table.pin(&keys);
-}
-
-/// The root move with the best proven value in the table (leftmost in the tree's order).
-pub fn best_root_child(
-    table: &BoundTable,
-    tree: &mut ChessTree<'_>,
-    root: &ChessNode,
-) -> Option<shakmaty::Move> {
-    let mut moves = Vec::new();
-    if !matches!(tree.expand(root, &mut moves), crate::tree::Expansion::Inner) {
-        return None;
-    }
-    let mut best: Option<(Value, shakmaty::Move)> = None;
-    for m in moves {
-        let child = tree.play(root, m);
-        let lo = load(table, tree, &child).negate().lo;
-        if best.is_none_or(|(b, _)| lo > b) {
-            best = Some((lo, m));
-        }
-    }
-    best.map(|(_, m)| m)
-}
-
-/// Says once per search that the table overflowed (values stay exact; work is repeated).
-pub fn warn_if_full(table: &BoundTable, req: &crate::search::SearchRequest<'_>, warned: &mut bool) {
-    if !*warned && table.overwritten() > 0 {
-        *warned = true;
-        req.sink.message(&format!(
-            "bound storage full ({} MB): entries are overwritten, values stay exact but work is repeated; raise Hash",
-            table.megabytes().max(1)
-        ));
     }
 }
 

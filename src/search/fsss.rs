@@ -15,9 +15,8 @@
 //! saves the walk and cannot change which leaves are evaluated.
 
 use super::bounds::{BoundStore, BoundTable, Bounds, load_key, save_key};
-use super::deepening::{Iteration, deepen};
-use super::mt::stored_pv;
 use super::score::{INFINITY, Value};
+use super::stored::{Solved, deepen_with_table};
 use super::{Backend, SearchRequest, SearchResult};
 use crate::tree::{Expansion, GameTree};
 
@@ -178,22 +177,10 @@ pub struct FsssBackend {
 
 impl Backend for FsssBackend {
     fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult {
-        let table = super::bounds::table_for(&mut self.table, req);
         let restart = req.options.check(RESTART_OPTION);
-        let mut warned = false;
-        deepen(req, |tree, depth, poll| {
-            let root = tree.root(depth);
-            super::bounds::pin_root_children(table, tree, &root);
-            let value = Fsss::new(table, restart, poll).solve(tree, &root);
-            // Said even when the iteration was cut short: a full table may be why.
-            super::bounds::warn_if_full(table, req, &mut warned);
-            let value = value?;
-            let best = super::bounds::best_root_child(table, tree, &root)?;
-            Some(Iteration {
-                value,
-                pv: stored_pv(tree, table, &root, best, depth as usize),
-                hashfull: Some(table.permille()),
-            })
+        deepen_with_table(&mut self.table, req, |table, tree, root, poll| {
+            let value = Fsss::new(table, restart, poll).solve(tree, root)?;
+            Some(Solved { value, best: None })
         })
     }
 

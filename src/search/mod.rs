@@ -16,6 +16,7 @@ pub mod registry;
 pub mod rollout;
 pub mod score;
 pub mod solve;
+pub mod stored;
 pub mod tt;
 pub mod uct;
 

@@ -12,8 +12,8 @@
 //! seen from its parent are negated and swapped.
 
 use super::bounds::{BoundStore, BoundTable, Bounds, load_key, save_key};
-use super::deepening::{Iteration, deepen};
 use super::score::{INFINITY, Value};
+use super::stored::{Solved, deepen_with_table};
 use super::{Backend, SearchRequest, SearchResult};
 use crate::tree::{Expansion, GameTree};
 
@@ -305,42 +305,6 @@ impl<'a, M: Copy, S: BoundStore + ?Sized> MtSearch<'a, M, S> {
     }
 }
 
-/// A principal variation read from stored bounds: from `first`, at each node the child whose
-/// stored bounds prove the most for the side to move (largest lower bound, then largest
-/// upper bound), leftmost on ties; ends where nothing is stored or at `len` moves.
-pub fn stored_pv<T: GameTree, S: BoundStore + ?Sized>(
-    tree: &mut T,
-    store: &S,
-    root: &T::Node,
-    first: T::Move,
-    len: usize,
-) -> Vec<T::Move> {
-    let mut pv = vec![first];
-    let mut node = tree.play(root, first);
-    let mut children = Vec::new();
-    while pv.len() < len {
-        if !matches!(tree.expand(&node, &mut children), Expansion::Inner) {
-            break;
-        }
-        let ply = tree.ply(&node) + 1;
-        let mut best: Option<(Bounds, T::Move)> = None;
-        for &m in &children {
-            let child = tree.play(&node, m);
-            let Some(_) = store.get(tree.key(&child)) else {
-                continue;
-            };
-            let b = load_key(store, tree.key(&child), ply).negate();
-            if best.is_none_or(|(x, _)| (b.lo, b.hi) > (x.lo, x.hi)) {
-                best = Some((b, m));
-            }
-        }
-        let Some((_, m)) = best else { break };
-        pv.push(m);
-        node = tree.play(&node, m);
-    }
-    pv
-}
-
 /// Name of the option that picks the test procedure, shared by the MT backends.
 pub const PROCEDURE_OPTION: &str = "MT_AlphaBeta";
 /// Name of the stepwise driver's step option.
@@ -379,33 +343,22 @@ impl MtBackend {
 
 impl Backend for MtBackend {
     fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult {
-        let table = super::bounds::table_for(&mut self.table, req);
         let procedure = procedure_option(req.options);
         let step = req.options.spin(STEP_OPTION) as Value;
         let kind = self.kind;
         let mut guess = 0;
-        let mut warned = false;
-        deepen(req, |tree, depth, poll| {
-            let root = tree.root(depth);
-            super::bounds::pin_root_children(table, tree, &root);
+        deepen_with_table(&mut self.table, req, |table, tree, root, poll| {
             let driver = match kind {
                 DriverKind::F => Driver::F(guess),
                 DriverKind::Sss => Driver::Sss,
                 DriverKind::Dual => Driver::Dual,
                 DriverKind::Step => Driver::Step(step),
             };
-            let outcome = MtSearch::new(table, procedure, poll).solve(tree, &root, driver);
-            // Said even when the iteration was cut short: a full table may be why.
-            super::bounds::warn_if_full(table, req, &mut warned);
-            let outcome = outcome?;
+            let outcome = MtSearch::new(table, procedure, poll).solve(tree, root, driver)?;
             guess = outcome.value;
-            let best = outcome
-                .best
-                .or_else(|| super::bounds::best_root_child(table, tree, &root))?;
-            Some(Iteration {
+            Some(Solved {
                 value: outcome.value,
-                pv: stored_pv(tree, table, &root, best, depth as usize),
-                hashfull: Some(table.permille()),
+                best: outcome.best,
             })
         })
     }

@@ -16,9 +16,8 @@
 use std::collections::HashMap;
 
 use super::bounds::{BoundStore, BoundTable, Bounds, load_key, save_key};
-use super::deepening::{Iteration, deepen};
-use super::mt::stored_pv;
 use super::score::Value;
+use super::stored::{Solved, deepen_with_table};
 use super::{Backend, SearchRequest, SearchResult};
 use crate::tree::synthetic::splitmix;
 use crate::tree::{Expansion, GameTree};
@@ -274,25 +273,13 @@ impl RolloutBackend {
 
 impl Backend for RolloutBackend {
     fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult {
-        let table = super::bounds::table_for(&mut self.table, req);
         let seed = req.options.spin(SEED_OPTION) as u64;
-        // The UCT statistics get as many entries as a quarter of the table has slots.
-        let max_stats = (table.megabytes().max(1) << 20) / 64;
         let policy = self.policy;
-        let mut warned = false;
-        deepen(req, |tree, depth, poll| {
-            let root = tree.root(depth);
-            super::bounds::pin_root_children(table, tree, &root);
-            let value = Rollouts::new(table, policy, seed, max_stats, poll).solve(tree, &root);
-            // Said even when the iteration was cut short: a full table may be why.
-            super::bounds::warn_if_full(table, req, &mut warned);
-            let value = value?;
-            let best = super::bounds::best_root_child(table, tree, &root)?;
-            Some(Iteration {
-                value,
-                pv: stored_pv(tree, table, &root, best, depth as usize),
-                hashfull: Some(table.permille()),
-            })
+        deepen_with_table(&mut self.table, req, |table, tree, root, poll| {
+            // The UCT statistics get as many entries as a quarter of the table has slots.
+            let max_stats = (table.megabytes().max(1) << 20) / 64;
+            let value = Rollouts::new(table, policy, seed, max_stats, poll).solve(tree, root)?;
+            Some(Solved { value, best: None })
         })
     }
 

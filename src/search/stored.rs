@@ -1,0 +1,148 @@
+//! The shell shared by the backends that keep bounds in a table (MT drivers, rollouts,
+//! FSSS): a table sized by `Hash`, iterative deepening on the chess view, the root's
+//! children pinned so the move to play survives a full table, a one-time warning when
+//! the table overflows, and the principal variation read back from the stored bounds.
+
+use shakmaty::Move;
+
+use super::bounds::{BoundStore, BoundTable, Bounds, load, load_key};
+use super::deepening::{Iteration, deepen};
+use super::score::Value;
+use super::{SearchRequest, SearchResult};
+use crate::tree::{ChessNode, ChessTree, Expansion, GameTree};
+
+/// What one completed fixed-depth solve found.
+pub struct Solved {
+    pub value: Value,
+    /// The root move that proved the value, if the algorithm knows it; otherwise the
+    /// table is asked.
+    pub best: Option<Move>,
+}
+
+/// Iterative deepening for a table backend: `solve` gets the table, the tree, the root at
+/// the iteration's depth and the poll function, and returns `None` when stopped.
+pub fn deepen_with_table<F>(
+    slot: &mut Option<BoundTable>,
+    req: &SearchRequest<'_>,
+    mut solve: F,
+) -> SearchResult
+where
+    F: FnMut(
+        &mut BoundTable,
+        &mut ChessTree<'_>,
+        &ChessNode,
+        &mut dyn FnMut(u64) -> bool,
+    ) -> Option<Solved>,
+{
+    let table = table_for(slot, req);
+    let mut warned = false;
+    deepen(req, |tree, depth, poll| {
+        let root = tree.root(depth);
+        pin_root_children(table, tree, &root);
+        let solved = solve(table, tree, &root, poll);
+        // Said even when the iteration was cut short: a full table may be why.
+        warn_if_full(table, req, &mut warned);
+        let solved = solved?;
+        let best = solved
+            .best
+            .or_else(|| best_root_child(table, tree, &root))?;
+        Some(Iteration {
+            value: solved.value,
+            pv: stored_pv(tree, table, &root, best, depth as usize),
+            hashfull: Some(table.permille()),
+        })
+    })
+}
+
+/// The backend's table, made (or remade) at the size `Hash` asks for and emptied: a new
+/// root makes old entries of little use, and a clean table keeps runs reproducible.
+fn table_for<'t>(table: &'t mut Option<BoundTable>, req: &SearchRequest<'_>) -> &'t mut BoundTable {
+    let mb = req.options.spin("Hash").max(1) as usize;
+    match table {
+        Some(t) if t.megabytes() == mb => t.clear(),
+        _ => *table = Some(BoundTable::new(mb)),
+    }
+    table.get_or_insert_with(|| BoundTable::new(mb))
+}
+
+/// Pins the bounds of the root's children, so the move to play survives a full table.
+fn pin_root_children(table: &mut BoundTable, tree: &mut ChessTree<'_>, root: &ChessNode) {
+    let keys: Vec<u64> = root
+        .pos
+        .legal_moves()
+        .iter()
+        .map(|&m| {
+            let child = tree.play(root, m);
+            tree.key(&child)
+        })
+        .collect();
+    table.pin(&keys);
+}
+
+/// The root move with the best proven value in the table (leftmost in the tree's order).
+fn best_root_child(
+    table: &BoundTable,
+    tree: &mut ChessTree<'_>,
+    root: &ChessNode,
+) -> Option<shakmaty::Move> {
+    let mut moves = Vec::new();
+    if !matches!(tree.expand(root, &mut moves), Expansion::Inner) {
+        return None;
+    }
+    let mut best: Option<(Value, shakmaty::Move)> = None;
+    for m in moves {
+        let child = tree.play(root, m);
+        let lo = load(table, tree, &child).negate().lo;
+        if best.is_none_or(|(b, _)| lo > b) {
+            best = Some((lo, m));
+        }
+    }
+    best.map(|(_, m)| m)
+}
+
+/// Says once per search that the table overflowed (values stay exact; work is repeated).
+fn warn_if_full(table: &BoundTable, req: &SearchRequest<'_>, warned: &mut bool) {
+    if !*warned && table.overwritten() > 0 {
+        *warned = true;
+        req.sink.message(&format!(
+            "bound storage full ({} MB): entries are overwritten, values stay exact but work is repeated; raise Hash",
+            table.megabytes().max(1)
+        ));
+    }
+}
+
+/// A principal variation read from stored bounds: from `first`, at each node the child whose
+/// stored bounds prove the most for the side to move (largest lower bound, then largest
+/// upper bound), leftmost on ties; ends where nothing is stored or at `len` moves.
+pub fn stored_pv<T: GameTree, S: BoundStore + ?Sized>(
+    tree: &mut T,
+    store: &S,
+    root: &T::Node,
+    first: T::Move,
+    len: usize,
+) -> Vec<T::Move> {
+    let mut pv = vec![first];
+    let mut node = tree.play(root, first);
+    let mut children = Vec::new();
+    while pv.len() < len {
+        if !matches!(tree.expand(&node, &mut children), Expansion::Inner) {
+            break;
+        }
+        let ply = tree.ply(&node) + 1;
+        let mut best: Option<(Bounds, T::Move)> = None;
+        for &m in &children {
+            let child = tree.play(&node, m);
+            let Some(_) = store.get(tree.key(&child)) else {
+                continue;
+            };
+            let b = load_key(store, tree.key(&child), ply).negate();
+            if best.is_none_or(|(x, _)| (b.lo, b.hi) > (x.lo, x.hi)) {
+                best = Some((b, m));
+            }
+        }
+        let Some((_, m)) = best else { break };
+        pv.push(m);
+        node = tree.play(&node, m);
+    }
+    pv
+}
