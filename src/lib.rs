@@ -15,6 +15,7 @@ pub mod options;
 pub mod perft;
 pub mod plot;
 pub mod search;
+pub mod traps;
 pub mod tree;
 pub mod uci;
 

@@ -7,6 +7,7 @@ pub mod epd;
 pub mod perft;
 pub mod player;
 pub mod spec;
+pub mod traps;
 pub mod trees;
 pub mod uct_trace;
 
@@ -33,6 +34,8 @@ enum Tool {
     Bench(bench::BenchArgs),
     /// Run an EPD test suite (bm/am) at a fixed time per position.
     Epd(epd::EpdArgs),
+    /// Which moves walk into a forced mate within k plies (search traps, exact).
+    Traps(traps::TrapsArgs),
     /// Experiments on synthetic trees (growth, parity) and the chess backend comparison.
     Trees(trees::TreesArgs),
     /// The value a UCT-family search gives one root move, iteration by iteration (CSV).
@@ -50,6 +53,7 @@ pub fn main() -> ExitCode {
         Some(Tool::Perft(args)) => perft::run(&args),
         Some(Tool::Bench(args)) => bench::run(&args),
         Some(Tool::Epd(args)) => epd::run(&args),
+        Some(Tool::Traps(args)) => traps::run(&args),
         Some(Tool::Trees(args)) => trees::run(&args),
         Some(Tool::UctTrace(args)) => uct_trace::run(&args),
     }

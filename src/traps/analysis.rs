@@ -1,0 +1,139 @@
+//! Trap analysis of one position (thesis §4.1): for the side to move p and each legal move
+//! m, the level of m is the smallest odd k up to the maximum such that after m the
+//! opponent forces checkmate within k plies. The position is at risk when some move has a
+//! level. Levels are tried from 1 upwards, so the first proof found is the shallowest.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use shakmaty::Move;
+use shakmaty::san::{San, SanPlus};
+
+use super::mate::MateProver;
+use crate::board::Position;
+
+/// A move into a trap.
+#[derive(Debug, Clone, Serialize)]
+pub struct TrapMove {
+    #[serde(skip)]
+    pub mv: Move,
+    pub san: String,
+    pub uci: String,
+    /// Plies the opponent needs to mate after the move (1, 3, 5, ...).
+    pub level: u8,
+    /// The opponent's winning line in SAN, the defence being the longest resistance.
+    pub line: Vec<String>,
+}
+
+/// What the analysis of one position found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    pub fen: String,
+    pub max_level: u8,
+    pub legal_moves: usize,
+    pub traps: Vec<TrapMove>,
+    /// The shallowest level of any trap move.
+    pub shallowest: Option<u8>,
+    pub nodes: u64,
+    #[serde(serialize_with = "millis")]
+    pub time: Duration,
+}
+
+fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64() * 1000.0)
+}
+
+impl Analysis {
+    pub fn at_risk(&self) -> bool {
+        !self.traps.is_empty()
+    }
+
+    /// At risk at level `k` or below.
+    pub fn at_risk_within(&self, k: u8) -> bool {
+        self.shallowest.is_some_and(|l| l <= k)
+    }
+}
+
+/// Analyses `pos` up to `max_level` plies (odd; an even value is rounded down).
+pub fn analyse(pos: &Position, max_level: u8) -> Analysis {
+    let start = Instant::now();
+    let mut prover = MateProver::new();
+    let moves = pos.legal_moves();
+    let mut traps = Vec::new();
+    for &m in &moves {
+        let after = pos.play(m);
+        if after.legal_moves().is_empty() {
+            continue; // p mated or stalemated the opponent: no trap.
+        }
+        let found = (1..=max_level)
+            .step_by(2)
+            .find_map(|k| prover.mate_line(&after, k).map(|line| (k, line)));
+        if let Some((level, line)) = found {
+            traps.push(TrapMove {
+                mv: m,
+                san: SanPlus::from_move(pos.chess().clone(), m).to_string(),
+                uci: pos.to_uci(m).to_string(),
+                level,
+                line: san_line(&after, &line),
+            });
+        }
+    }
+    traps.sort_by_key(|t| t.level);
+    Analysis {
+        fen: pos.fen(),
+        max_level,
+        legal_moves: moves.len(),
+        shallowest: traps.first().map(|t| t.level),
+        traps,
+        nodes: prover.nodes,
+        time: start.elapsed(),
+    }
+}
+
+fn san_line(from: &Position, line: &[Move]) -> Vec<String> {
+    let mut pos = from.clone();
+    line.iter()
+        .map(|&m| {
+            let san = San::from_move(pos.chess(), m).to_string();
+            pos = pos.play(m);
+            if pos.legal_moves().is_empty() && pos.is_check() {
+                format!("{san}#")
+            } else if pos.is_check() {
+                format!("{san}+")
+            } else {
+                san
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
+
+    fn levels(fen: &str, max: u8) -> Vec<(String, u8)> {
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let mut v: Vec<_> = analyse(&pos, max)
+            .traps
+            .into_iter()
+            .map(|t| (t.uci, t.level))
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn leaving_the_back_rank_is_a_level_1_trap() {
+        // The a1 rook guards the back rank against ...Re1#; leaving the rank allows it.
+        let fen = "4r1k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
+        let traps = levels(fen, 1);
+        for m in ["a1a2", "a1a5", "a1a7", "a1e1"] {
+            assert!(traps.contains(&(m.to_string(), 1)), "{m}: {traps:?}");
+        }
+        // Ra8 pins the e8 rook against its king: no trap.
+        for m in ["h2h3", "a1b1", "a1d1", "g1f1", "a1a8"] {
+            assert!(!traps.iter().any(|(t, _)| t == m), "{m}: {traps:?}");
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! Search-trap analysis (thesis ch. 4): which moves of the side to move let the opponent
+//! force checkmate within k plies, proven exactly.
+
+pub mod analysis;
+pub mod mate;
+
+pub use analysis::{Analysis, TrapMove, analyse};
+pub use mate::MateProver;

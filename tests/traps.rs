@@ -1,0 +1,119 @@
+//! Trap detection checked against a brute-force mate search (no pruning, no table, no
+//! move ordering: every move on every ply, short-circuit only), and on hand-made positions
+//! with traps at known levels.
+
+use searchlight::board::Position;
+use searchlight::traps::analyse;
+use searchlight::tree::synthetic::splitmix;
+use shakmaty::CastlingMode;
+
+/// True if the side to move can force mate within `plies` (odd) — the definition, directly.
+fn mates_within(pos: &Position, plies: u8) -> bool {
+    pos.legal_moves().iter().any(|&m| {
+        let after = pos.play(m);
+        let replies = after.legal_moves();
+        if replies.is_empty() {
+            return after.is_check();
+        }
+        if plies < 3 || after.halfmoves() >= 100 {
+            return false;
+        }
+        replies
+            .iter()
+            .all(|&r| mates_within(&after.play(r), plies - 2))
+    })
+}
+
+/// The trap moves (UCI) and their levels by brute force.
+fn brute_traps(pos: &Position, max_level: u8) -> Vec<(String, u8)> {
+    let mut out = Vec::new();
+    for &m in &pos.legal_moves() {
+        let after = pos.play(m);
+        if after.legal_moves().is_empty() {
+            continue;
+        }
+        if let Some(k) = (1..=max_level)
+            .step_by(2)
+            .find(|&k| mates_within(&after, k))
+        {
+            out.push((pos.to_uci(m).to_string(), k));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn fast_traps(pos: &Position, max_level: u8) -> Vec<(String, u8)> {
+    let mut v: Vec<_> = analyse(pos, max_level)
+        .traps
+        .into_iter()
+        .map(|t| (t.uci, t.level))
+        .collect();
+    v.sort();
+    v
+}
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(fen, CastlingMode::Standard).expect("valid FEN")
+}
+
+/// 300 positions: WAC positions and a few random plies from each (seeded), tactical enough
+/// that many have traps. Identical trap sets at max level 3.
+#[test]
+fn trap_sets_match_brute_force_on_300_positions() {
+    let wac = include_str!("data/wac.epd");
+    let starts: Vec<Position> = wac
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().take(4).collect();
+            pos(&format!("{} 0 1", f.join(" ")))
+        })
+        .collect();
+    let mut rng = 7u64;
+    let (mut checked, mut with_traps, mut level3) = (0, 0, 0);
+    'outer: for round in 0.. {
+        for start in &starts {
+            if checked == 300 {
+                break 'outer;
+            }
+            let mut p = start.clone();
+            rng = splitmix(rng);
+            for _ in 0..(rng % 5) + round {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                rng = splitmix(rng);
+                p = p.play(moves[(rng % moves.len() as u64) as usize]);
+            }
+            if p.legal_moves().is_empty() {
+                continue;
+            }
+            let fast = fast_traps(&p, 3);
+            let brute = brute_traps(&p, 3);
+            assert_eq!(fast, brute, "{}", p.fen());
+            checked += 1;
+            with_traps += usize::from(!fast.is_empty());
+            level3 += usize::from(fast.iter().any(|(_, l)| *l == 3));
+        }
+    }
+    eprintln!("{checked} positions, {with_traps} with traps, {level3} with a level-3 trap");
+    assert!(with_traps >= 30 && level3 >= 5, "{with_traps} / {level3}");
+}
+
+#[test]
+fn hand_made_positions_have_traps_at_known_levels() {
+    // Level 1: the a1 rook leaving the back rank allows ...Re1#.
+    let t = fast_traps(&pos("4r1k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), 7);
+    assert!(t.contains(&("a1a2".into(), 1)), "{t:?}");
+    // None: king and pawn endgame.
+    assert!(fast_traps(&pos("8/8/4k3/8/8/4K3/4P3/8 w - - 0 1"), 7).is_empty());
+    assert!(
+        fast_traps(
+            &pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            5
+        )
+        .is_empty()
+    );
+}
