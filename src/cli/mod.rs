@@ -7,6 +7,8 @@ pub mod epd;
 pub mod perft;
 pub mod player;
 pub mod spec;
+pub mod trap_check;
+pub mod trap_generate;
 pub mod traps;
 pub mod trees;
 pub mod uct_trace;

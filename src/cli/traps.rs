@@ -27,7 +27,10 @@ pub enum Format {
 }
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct TrapsArgs {
+    #[command(subcommand)]
+    pub command: Option<TrapsCommand>,
     /// One position.
     #[arg(long, conflicts_with = "epd")]
     pub fen: Option<String>,
@@ -42,12 +45,34 @@ pub struct TrapsArgs {
     /// Worker threads for a file (one position each).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// For every position at risk: the move each of these backends chooses under the same
+    /// budget, whether it is a trap, and its values for its move and for the trap move.
+    #[arg(long, value_delimiter = ',')]
+    pub check_backends: Vec<String>,
+    /// The budget for --check-backends: nodes=N or movetime=MS.
+    #[arg(long, default_value = "nodes=100000")]
+    pub budget: String,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum TrapsCommand {
+    /// The thesis' measurement: semi-random games, positions at given plies analysed.
+    Generate(super::trap_generate::GenerateArgs),
 }
 
 /// The levels the summary reports.
 const LEVELS: [u8; 4] = [1, 3, 5, 7];
 
 pub fn run(args: &TrapsArgs) -> ExitCode {
+    if let Some(TrapsCommand::Generate(g)) = &args.command {
+        return match super::trap_generate::run(g) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("traps generate: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let mut skipped = Vec::new();
     let positions: Vec<(usize, Position)> = match (&args.fen, &args.epd) {
         (Some(fen), _) => match Position::from_fen(fen.trim(), CastlingMode::Standard) {
@@ -86,6 +111,19 @@ pub fn run(args: &TrapsArgs) -> ExitCode {
     }
     if args.format == Format::Table || args.epd.is_some() {
         summary(&results, skipped.len(), args.max_level);
+    }
+    if !args.check_backends.is_empty() {
+        let positions: Vec<(usize, &Position)> = positions.iter().map(|(l, p)| (*l, p)).collect();
+        if let Err(e) = super::trap_check::run(
+            &results,
+            &positions,
+            &args.check_backends,
+            &args.budget,
+            args.format,
+        ) {
+            eprintln!("traps: {e}");
+            return ExitCode::from(2);
+        }
     }
     ExitCode::SUCCESS
 }
