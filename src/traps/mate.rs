@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 
-use shakmaty::Move;
+use shakmaty::{Bitboard, Color, Move, Role, Square, attacks};
 
 use crate::board::Position;
 use crate::board::exchange::mvv_lva;
@@ -25,6 +25,9 @@ pub struct MateProver {
     attack: HashMap<(u64, u8), Option<Move>>,
     /// Defender positions: (key, plies) → the reply that escapes, if any.
     refutation: HashMap<(u64, u8), Move>,
+    /// Per plies left: the last two refutations anywhere (a defence that stops one attack
+    /// often stops its siblings: the killer heuristic, for disproofs).
+    killers: [[Option<Move>; 2]; 16],
     /// Positions visited.
     pub nodes: u64,
 }
@@ -82,9 +85,11 @@ impl MateProver {
         }
         self.nodes += 1;
         // Checks first, then captures by MVV-LVA; on the last ply only checks can mate.
+        let may_check = CheckFilter::new(pos);
         let mut moves: Vec<(bool, i32, Move, Position)> = pos
             .legal_moves()
             .iter()
+            .filter(|&&m| plies > 1 || may_check.may_give_check(m))
             .map(|&m| {
                 let after = pos.play(m);
                 (after.is_check(), mvv_lva(m), m, after)
@@ -115,17 +120,81 @@ impl MateProver {
             return false;
         }
         let key = (pos.key(), plies);
-        let first = self.refutation.get(&key).copied();
-        let ordered = first
+        let slot = usize::from(plies).min(15);
+        let mut first: Vec<Move> = Vec::with_capacity(3);
+        for r in self
+            .refutation
+            .get(&key)
+            .copied()
             .into_iter()
-            .chain(replies.iter().copied().filter(|&r| Some(r) != first));
+            .chain(self.killers[slot].iter().flatten().copied())
+        {
+            if replies.contains(&r) && !first.contains(&r) {
+                first.push(r);
+            }
+        }
+        let ordered = first
+            .iter()
+            .copied()
+            .chain(replies.iter().copied().filter(|r| !first.contains(r)));
         for r in ordered {
             if self.attack(&pos.play(r), plies - 1).is_none() {
                 self.refutation.insert(key, r);
+                let k = &mut self.killers[slot];
+                if k[0] != Some(r) {
+                    k[1] = k[0];
+                    k[0] = Some(r);
+                }
                 return false;
             }
         }
         true
+    }
+}
+
+/// A cheap superset of the checking moves, so the last attacking ply plays only the
+/// moves that might check: a move checks only if its piece attacks the enemy king from its
+/// destination, or it leaves a line through the king (a discovered check), or it is a
+/// castle or an en-passant capture (kept, they are rare).
+struct CheckFilter {
+    king: Option<Square>,
+    occupied: Bitboard,
+    them: Color,
+}
+
+impl CheckFilter {
+    fn new(pos: &Position) -> Self {
+        let board = shakmaty::Position::board(pos.chess());
+        let them = !pos.turn();
+        CheckFilter {
+            king: board.king_of(them),
+            occupied: board.occupied(),
+            them,
+        }
+    }
+
+    fn may_give_check(&self, m: Move) -> bool {
+        let Some(king) = self.king else { return true };
+        if m.is_castle() || m.is_en_passant() {
+            return true;
+        }
+        if let Some(from) = m.from()
+            && attacks::ray(king, from).any()
+        {
+            return true; // may uncover a slider, or move along the line
+        }
+        let to = m.to();
+        let occupied = self.occupied.without(m.from().unwrap_or(to)).with(to);
+        let role = m.promotion().unwrap_or(m.role());
+        let hits = match role {
+            Role::Pawn => attacks::pawn_attacks(!self.them, to),
+            Role::Knight => attacks::knight_attacks(to),
+            Role::Bishop => attacks::bishop_attacks(to, occupied),
+            Role::Rook => attacks::rook_attacks(to, occupied),
+            Role::Queen => attacks::queen_attacks(to, occupied),
+            Role::King => Bitboard::EMPTY,
+        };
+        hits.contains(king)
     }
 }
 
