@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod epd;
+pub mod matches;
 pub mod perft;
 pub mod player;
 pub mod spec;
@@ -33,6 +34,8 @@ enum Tool {
     Epd(epd::EpdArgs),
     /// Experiments on synthetic trees (growth, parity) and the chess backend comparison.
     Trees(trees::TreesArgs),
+    /// Engine-vs-engine games: match, round robin or gauntlet, with PGN and statistics.
+    Match(matches::MatchArgs),
 }
 
 /// Entry point of the binary.
@@ -47,5 +50,6 @@ pub fn main() -> ExitCode {
         Some(Tool::Bench(args)) => bench::run(&args),
         Some(Tool::Epd(args)) => epd::run(&args),
         Some(Tool::Trees(args)) => trees::run(&args),
+        Some(Tool::Match(args)) => matches::run_cli(&args),
     }
 }
