@@ -200,7 +200,20 @@ impl Standings {
 }
 
 fn signed(x: f64) -> String {
-    format!("{x:+.1}")
+    // Adding 0.0 turns -0.0 into 0.0.
+    format!("{:+.1}", x + 0.0)
+}
+
+/// `Elo ± margin`, or `+inf`/`-inf` when one side scored everything (no finite estimate).
+fn elo_text(t: &Tally) -> String {
+    let e = t.elo();
+    if t.games() > 0 && t.wins == t.games() {
+        "+inf".into()
+    } else if t.games() > 0 && t.losses == t.games() {
+        "-inf".into()
+    } else {
+        format!("{} ± {:.1}", signed(e.elo), e.margin())
+    }
 }
 
 pub fn run_cli(args: &MatchArgs) -> ExitCode {
@@ -226,10 +239,17 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     for text in &args.engines {
         let spec = EngineSpec::parse(text)?.resolve_conf(&entries)?;
         let limits = PlayerLimits::from_spec(&spec, global_tc)?;
+        // A name already taken gets the options appended ("pvs Hash=1"), then a number.
         let mut name = spec.name.clone();
+        if participants.iter().any(|p| p.name == name) {
+            for (k, v) in &spec.options {
+                name = format!("{name} {k}={v}");
+            }
+        }
         let mut n = 2;
+        let base = name.clone();
         while participants.iter().any(|p| p.name == name) {
-            name = format!("{}-{n}", spec.name);
+            name = format!("{base}-{n}");
             n += 1;
         }
         participants.push(Participant { spec, limits, name });
@@ -312,9 +332,8 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
             st.add(&finished);
             let t = st.tallies[finished.job.pairing];
             let (a, b) = pairs[finished.job.pairing];
-            let e = t.elo();
             let line = format!(
-                "[{}/{}] {} - {}: {} ({})  |  {} vs {}: +{} ={} -{} {:.1}% Elo {} ± {:.1}",
+                "[{}/{}] {} - {}: {} ({})  |  {} vs {}: +{} ={} -{} {:.1}% Elo {}",
                 st.done,
                 jobs.len(),
                 finished.record.white,
@@ -327,8 +346,7 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
                 t.draws,
                 t.losses,
                 100.0 * t.score(),
-                signed(e.elo),
-                e.margin()
+                elo_text(&t)
             );
             if tty {
                 eprint!("\r\x1b[K{line}");
@@ -380,9 +398,8 @@ fn print_report(
     println!("|---|---:|---|---:|---|---:|---|");
     for (i, &(a, b)) in st.pairings.iter().enumerate() {
         let t = st.tallies[i];
-        let e = t.elo();
         println!(
-            "| {} vs {} | {} | {}-{}-{} | {:.1}% | {} ± {:.1} | {:.1}% | {} |",
+            "| {} vs {} | {} | {}-{}-{} | {:.1}% | {} | {:.1}% | {} |",
             participants[a].name,
             participants[b].name,
             t.games(),
@@ -390,8 +407,7 @@ fn print_report(
             t.draws,
             t.losses,
             100.0 * t.score(),
-            signed(e.elo),
-            e.margin(),
+            elo_text(&t),
             100.0 * t.los(),
             t.penta
                 .iter()
@@ -424,7 +440,7 @@ fn print_report(
         );
     }
     if participants.len() > 2 {
-        let elo = bradley_terry(&st.points, &st.games);
+        let elo = bradley_terry(&st.points, &st.games, 1.0);
         let mut rows: Vec<usize> = (0..participants.len()).collect();
         rows.sort_by(|&x, &y| elo[y].total_cmp(&elo[x]));
         println!("\n| rank | player | games | score | Elo |");
@@ -445,7 +461,9 @@ fn print_report(
                 signed(elo[i])
             );
         }
-        println!("\nElo: Bradley-Terry maximum likelihood over all games, mean 0.");
+        println!(
+            "\nElo: Bradley-Terry maximum likelihood over all games with one virtual draw per pairing, mean 0."
+        );
     }
     if let Some(path) = &args.pgnout {
         println!("PGN: {path}");

@@ -180,23 +180,32 @@ pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
 
 /// Bradley–Terry ratings (Elo, mean 0) from a matrix of points: `points[i][j]` is what
 /// player `i` scored against `j`, `games[i][j]` how many games they played. Draws count as
-/// half a win each. Players who won or lost everything are clamped to ±2000.
-pub fn bradley_terry(points: &[Vec<f64>], games: &[Vec<u32>]) -> Vec<f64> {
+/// half a win each. `prior` virtual draws are added to every pairing that played, so that
+/// a player who won or lost every game still gets a finite rating (with `prior = 0` such
+/// a player is clamped to ±2000).
+pub fn bradley_terry(points: &[Vec<f64>], games: &[Vec<u32>], prior: f64) -> Vec<f64> {
     let n = points.len();
+    let played = |i: usize, j: usize| i != j && games[i][j] > 0;
+    let g = |i: usize, j: usize| f64::from(games[i][j]) + prior;
+    let won: Vec<f64> = (0..n)
+        .map(|i| {
+            (0..n)
+                .filter(|&j| played(i, j))
+                .map(|j| points[i][j] + prior / 2.0)
+                .sum()
+        })
+        .collect();
     let mut gamma = vec![1.0f64; n];
-    for _ in 0..2000 {
+    for _ in 0..5000 {
         let mut next = gamma.clone();
         for i in 0..n {
-            let won: f64 = points[i].iter().sum();
             let denom: f64 = (0..n)
-                .filter(|&j| j != i && games[i][j] > 0)
-                .map(|j| f64::from(games[i][j]) / (gamma[i] + gamma[j]))
+                .filter(|&j| played(i, j))
+                .map(|j| g(i, j) / (gamma[i] + gamma[j]))
                 .sum();
-            next[i] = if denom > 0.0 {
-                (won / denom).max(1e-12)
-            } else {
-                gamma[i]
-            };
+            if denom > 0.0 {
+                next[i] = (won[i] / denom).max(1e-12);
+            }
         }
         // Normalise the geometric mean to 1.
         let log_mean = next.iter().map(|g| g.ln()).sum::<f64>() / n as f64;
@@ -304,8 +313,14 @@ mod tests {
         // A scores 75% against B: the difference is the Elo of 0.75, split around 0.
         let points = vec![vec![0.0, 75.0], vec![25.0, 0.0]];
         let games = vec![vec![0, 100], vec![100, 0]];
-        let r = bradley_terry(&points, &games);
+        let r = bradley_terry(&points, &games, 0.0);
         assert!((r[0] - r[1] - elo_from_score(0.75)).abs() < 1e-6, "{r:?}");
+        // One virtual draw: 75.5 of 101.
+        let r = bradley_terry(&points, &games, 1.0);
+        assert!(
+            (r[0] - r[1] - elo_from_score(75.5 / 101.0)).abs() < 1e-6,
+            "{r:?}"
+        );
         assert!((r[0] + r[1]).abs() < 1e-6);
         // Three players in a chain: order is kept.
         let points = vec![
@@ -314,7 +329,18 @@ mod tests {
             vec![2.0, 4.0, 0.0],
         ];
         let games = vec![vec![0, 10, 10], vec![10, 0, 10], vec![10, 10, 0]];
-        let r = bradley_terry(&points, &games);
+        let r = bradley_terry(&points, &games, 0.0);
         assert!(r[0] > r[1] && r[1] > r[2], "{r:?}");
+        // A player who lost everything stays finite with the prior, and the two who
+        // split their games stay level.
+        let points = vec![
+            vec![0.0, 2.0, 4.0],
+            vec![2.0, 0.0, 4.0],
+            vec![0.0, 0.0, 0.0],
+        ];
+        let games = vec![vec![0, 4, 4], vec![4, 0, 4], vec![4, 4, 0]];
+        let r = bradley_terry(&points, &games, 1.0);
+        assert!((r[0] - r[1]).abs() < 1e-6, "{r:?}");
+        assert!(r[2] > -1000.0 && r[2] < -200.0, "{r:?}");
     }
 }
