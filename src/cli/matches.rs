@@ -356,10 +356,21 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
             if let Some(s) = sprt {
                 let llr = t.llr(s.elo0, s.elo1);
                 let (lo, hi) = sprt_bounds(s.alpha, s.beta);
+                if sprt_verdict.is_some() {
+                    // Decided already: games that were under way still count above.
+                    return false;
+                }
+                let decided = |h: &str, elo: f64| {
+                    format!(
+                        "{h} accepted ({}={elo}) at game {} with LLR {llr:.3}",
+                        if h == "H1" { "elo1" } else { "elo0" },
+                        st.done
+                    )
+                };
                 if llr >= hi {
-                    sprt_verdict = Some(format!("H1 accepted (elo1={})", s.elo1));
+                    sprt_verdict = Some(decided("H1", s.elo1));
                 } else if llr <= lo {
-                    sprt_verdict = Some(format!("H0 accepted (elo0={})", s.elo0));
+                    sprt_verdict = Some(decided("H0", s.elo0));
                 }
                 if sprt_verdict.is_some() {
                     return false;
