@@ -142,3 +142,57 @@ fn an_illegal_move_forfeits() {
 fn garbage_forfeits() {
     fake_forfeits("garbage", "illegal move xyzzy", "2", "nodes=100");
 }
+
+#[test]
+fn sprt_stops_a_lopsided_match_early() {
+    let out = searchlight(&[
+        "--engine",
+        "pvs nodes=1000",
+        "--engine",
+        "alphabeta nodes=1000",
+        "--games",
+        "400",
+        "--concurrency",
+        "2",
+        "--openings",
+        "openings/balanced_8ply.epd",
+        "--sprt",
+        "elo0=0",
+        "elo1=5",
+        "alpha=0.05",
+        "beta=0.05",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    assert!(stdout.contains("bounds -2.944, 2.944"), "{stdout}");
+    let games: usize = stdout
+        .split_whitespace()
+        .next()
+        .and_then(|w| w.parse().ok())
+        .expect("games count first");
+    assert!(games < 400, "{stdout}");
+}
+
+#[test]
+fn gauntlet_plays_the_first_against_each_other_with_an_elo_table() {
+    let out = searchlight(&[
+        "--engine",
+        "pvs nodes=300",
+        "--engine",
+        "alphabeta nodes=300",
+        "--engine",
+        "mtdf nodes=300",
+        "--gauntlet",
+        "--games",
+        "2",
+        "--openings",
+        "openings/balanced_8ply.epd",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("| pvs vs alphabeta | 2 |"), "{stdout}");
+    assert!(stdout.contains("| pvs vs mtdf | 2 |"), "{stdout}");
+    assert!(!stdout.contains("alphabeta vs mtdf"), "{stdout}");
+    assert!(stdout.contains("| rank | player |"), "{stdout}");
+}
