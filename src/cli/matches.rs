@@ -50,7 +50,7 @@ pub struct MatchArgs {
     /// (seconds).
     #[arg(long)]
     tc: Option<String>,
-    /// Opening positions (EPD/FEN lines); default openings/balanced_8ply.epd if it exists,
+    /// Opening positions: EPD/FEN lines, or a .pgn file (each game's end position); default openings/balanced_8ply.epd if it exists,
     /// else the start position.
     #[arg(long)]
     openings: Option<String>,
@@ -134,6 +134,17 @@ fn load_openings(path: Option<&str>) -> Result<(Vec<Position>, String), String> 
         None => return Ok((vec![Position::startpos()], "the start position".into())),
     };
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+    if path.to_ascii_lowercase().ends_with(".pgn") {
+        let positions: Vec<Position> = pgn::read_openings(&text)
+            .map_err(|e| format!("{path}: {e}"))?
+            .into_iter()
+            .filter(|p| !p.legal_moves().is_empty())
+            .collect();
+        if positions.is_empty() {
+            return Err(format!("{path}: no playable positions"));
+        }
+        return Ok((positions, path));
+    }
     let mut positions = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
