@@ -19,8 +19,8 @@ use super::spec::EngineSpec;
 use crate::board::Position;
 use crate::matches::stats::{Tally, bradley_terry, sprt_bounds};
 use crate::matches::{
-    Adjudication, Finished, GameSettings, Participant, PlayerLimits, TimeControl, opening_order,
-    pairings, pgn, run, schedule,
+    Adjudication, Finished, GameSettings, INTERRUPT, Participant, PlayerLimits, TimeControl,
+    opening_order, pairings, pgn, run, schedule,
 };
 
 /// The opening set used when `--openings` is not given, if it exists.
@@ -322,6 +322,15 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         terminations: BTreeMap::new(),
         done: 0,
     };
+    // Ctrl-C: finish cleanly (no new games, games under way dropped, engines ended, the
+    // table of the games so far); a second Ctrl-C exits at once. The PGN holds every
+    // finished game either way.
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPT.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+        eprintln!("\ninterrupted: stopping (Ctrl-C again to exit at once)");
+    });
     let date = pgn::today();
     let tty = std::io::stderr().is_terminal();
     let started = Instant::now();
@@ -392,6 +401,9 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     );
     if tty {
         eprintln!();
+    }
+    if INTERRUPT.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!("interrupted after {} finished games", st.done);
     }
     if let Some(e) = write_error {
         eprintln!("warning: writing the PGN failed: {e}");

@@ -23,6 +23,17 @@ use crate::cli::player::{Player, ThinkError};
 use crate::cli::spec::EngineSpec;
 use crate::search::Limits;
 
+/// Set (by the Ctrl-C handler of `searchlight match`) to end a match: no new games start,
+/// and games under way stop before their next move and are dropped (not reported).
+pub static INTERRUPT: AtomicBool = AtomicBool::new(false);
+
+/// The termination of a game dropped because of [`INTERRUPT`].
+const INTERRUPTED: &str = "interrupted";
+
+fn interrupted() -> bool {
+    INTERRUPT.load(Ordering::Relaxed)
+}
+
 /// A clock: `moves/base+inc` (seconds), `base+inc`, or `base`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimeControl {
@@ -375,6 +386,9 @@ pub fn play_game(
     let mut moves_made = [0u32; 2];
     let mut scores: Vec<Option<i32>> = Vec::new();
     let (outcome, termination) = loop {
+        if interrupted() {
+            break (Outcome::Draw, INTERRUPTED.to_string());
+        }
         if let Some(end) = rules_end(&game) {
             break end;
         }
@@ -504,7 +518,7 @@ fn run_job(
     participants: &[Participant],
     openings: &[Position],
     settings: &GameSettings,
-) -> Finished {
+) -> Option<Finished> {
     let (w, b) = (&participants[job.white], &participants[job.black]);
     let start = &openings[job.opening];
     let round = (job.id + 1).to_string();
@@ -551,7 +565,10 @@ fn run_job(
         }
         (Err(e), Err(_)) => forfeit(Outcome::Draw, format!("both engines failed to start: {e}")),
     };
-    Finished { job, record }
+    if record.termination == INTERRUPTED || interrupted() {
+        return None;
+    }
+    Some(Finished { job, record })
 }
 
 /// Plays the jobs on `concurrency` workers; `on_game` sees each game as it finishes (on
@@ -573,14 +590,19 @@ pub fn run(
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
                 let mut cache: HashMap<usize, Player> = HashMap::new();
-                while !stop.load(Ordering::Relaxed) {
+                while !stop.load(Ordering::Relaxed) && !interrupted() {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&job) = jobs.get(i) else { break };
-                    let finished = run_job(&mut cache, job, participants, openings, settings);
+                    let Some(finished) = run_job(&mut cache, job, participants, openings, settings)
+                    else {
+                        break;
+                    };
                     if tx.send(finished).is_err() {
                         break;
                     }
                 }
+                // Dropping the cache ends the worker's engines (external ones are told to
+                // quit, then killed if need be, and reaped).
             });
         }
         drop(tx);
