@@ -11,6 +11,7 @@ pub mod cli;
 pub mod engine;
 pub mod engines_file;
 pub mod epd;
+pub mod matches;
 pub mod options;
 pub mod perft;
 pub mod plot;

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod critical;
 pub mod epd;
+pub mod matches;
 pub mod perft;
 pub mod player;
 pub mod spec;
@@ -42,6 +43,8 @@ enum Tool {
     Trees(trees::TreesArgs),
     /// The value a UCT-family search gives one root move, iteration by iteration (CSV).
     UctTrace(uct_trace::TraceArgs),
+    /// Engine-vs-engine games: match, round robin or gauntlet, with PGN and statistics.
+    Match(matches::MatchArgs),
 }
 
 /// Entry point of the binary.
@@ -58,5 +61,6 @@ pub fn main() -> ExitCode {
         Some(Tool::Traps(args)) => traps::run(&args),
         Some(Tool::Trees(args)) => trees::run(&args),
         Some(Tool::UctTrace(args)) => uct_trace::run(&args),
+        Some(Tool::Match(args)) => matches::run_cli(&args),
     }
 }

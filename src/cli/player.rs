@@ -18,10 +18,44 @@ use crate::engine::Engine;
 use crate::search::Limits;
 use crate::search::info::Silent;
 use crate::search::score::UciScore;
-use crate::uci::client::Client;
+use crate::uci::client::{Client, ClientError};
 
 /// How long an external engine may take to start and answer `isready`.
 const STARTUP: Duration = Duration::from_secs(10);
+
+/// Why a player failed to give a move: the reason a game is forfeited.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ThinkError {
+    /// No answer before the deadline (and the grace after `stop`).
+    Timeout,
+    /// The engine process exited.
+    Crashed,
+    /// A `bestmove` that is not a legal move here (garbage included).
+    Illegal(String),
+    /// Anything else: a malformed reply, a broken pipe, no legal move.
+    Other(String),
+}
+
+impl std::fmt::Display for ThinkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ThinkError::Timeout => write!(f, "engine did not answer in time"),
+            ThinkError::Crashed => write!(f, "engine crashed"),
+            ThinkError::Illegal(m) => write!(f, "illegal move {m}"),
+            ThinkError::Other(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<ClientError> for ThinkError {
+    fn from(e: ClientError) -> Self {
+        match e {
+            ClientError::Timeout(_) => ThinkError::Timeout,
+            ClientError::Exited | ClientError::Write(_) => ThinkError::Crashed,
+            other => ThinkError::Other(other.to_string()),
+        }
+    }
+}
 
 /// A move and what the player said about it.
 #[derive(Debug, Clone)]
@@ -72,6 +106,11 @@ impl Player {
         })
     }
 
+    /// True for an external engine (a child process).
+    pub fn is_external(&self) -> bool {
+        matches!(self.inner, Inner::External(_))
+    }
+
     /// Tells the player a new game starts.
     pub fn new_game(&mut self) -> Result<(), String> {
         match &mut self.inner {
@@ -93,11 +132,13 @@ impl Player {
         game: &Game,
         limits: &Limits,
         deadline: Duration,
-    ) -> Result<Thought, String> {
+    ) -> Result<Thought, ThinkError> {
         match &mut self.inner {
             Inner::Local(engine) => {
                 let result = engine.search(game, limits, &Silent);
-                let best = result.best.ok_or("no legal move")?;
+                let best = result
+                    .best
+                    .ok_or_else(|| ThinkError::Other("no legal move".into()))?;
                 let score = match UciScore::from_value(result.value) {
                     UciScore::Cp(cp) => format!("cp {cp}"),
                     UciScore::Mate(n) => format!("mate {n}"),
@@ -110,18 +151,16 @@ impl Player {
                 })
             }
             Inner::External(client) => {
-                let reply = client
-                    .search(
-                        &position_command(game),
-                        &go_command(limits),
-                        deadline,
-                        Duration::from_millis(500),
-                    )
-                    .map_err(|e| e.to_string())?;
+                let reply = client.search(
+                    &position_command(game),
+                    &go_command(limits),
+                    deadline,
+                    Duration::from_millis(500),
+                )?;
                 let best = game
                     .position()
                     .parse_uci(&reply.bestmove)
-                    .map_err(|e| format!("{}: {e}", self.name))?;
+                    .map_err(|_| ThinkError::Illegal(reply.bestmove.clone()))?;
                 Ok(Thought {
                     best,
                     score: reply.report.score,

@@ -11,6 +11,8 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+use crate::engines_file::EngineConfig;
+
 /// Who plays.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EngineKind {
@@ -116,6 +118,62 @@ impl EngineSpec {
     }
 }
 
+impl EngineSpec {
+    /// Replaces a `conf=NAME` spec by the engines-file entry of that name: an entry whose
+    /// command is `searchlight` becomes an in-process backend (its `Search` option names
+    /// it), any other an external engine. The spec's own options, limits and `name=` are
+    /// kept and win over the entry's. Specs without `conf=` are returned unchanged.
+    pub fn resolve_conf(self, entries: &[EngineConfig]) -> Result<Self, String> {
+        let Some(conf) = self.field("conf").map(str::to_string) else {
+            return Ok(self);
+        };
+        let entry = entries
+            .iter()
+            .find(|e| e.name == conf)
+            .ok_or_else(|| format!("no engine named '{conf}' in the engines file"))?;
+        let value_text = |v: &serde_json::Value| match v {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let mut options: Vec<(String, String)> = Vec::new();
+        let mut kind = None;
+        let mut words = entry.command.split_whitespace().map(str::to_string);
+        let program = words.next().ok_or("engine entry without a command")?;
+        let local = program == "searchlight";
+        for o in &entry.options {
+            if local && o.name == crate::engine::names::SEARCH {
+                kind = Some(EngineKind::Local {
+                    backend: value_text(&o.value),
+                });
+            } else {
+                options.push((o.name.clone(), value_text(&o.value)));
+            }
+        }
+        let kind = kind.unwrap_or(if local {
+            EngineKind::Local {
+                backend: crate::search::registry::DEFAULT_BACKEND.to_string(),
+            }
+        } else {
+            EngineKind::External {
+                program,
+                args: words.collect(),
+            }
+        });
+        options.extend(self.options.iter().cloned());
+        Ok(EngineSpec {
+            kind,
+            // Without `name=`, the name parsing gave is the first word (`conf=...`).
+            name: if self.name.starts_with("conf=") {
+                entry.name.clone()
+            } else {
+                self.name
+            },
+            options,
+            fields: self.fields,
+        })
+    }
+}
+
 fn continue_last(fields: &mut [(String, String)], words: &[&str]) -> Result<(), String> {
     let (_, value) = fields
         .last_mut()
@@ -165,6 +223,29 @@ mod tests {
         assert_eq!(s.field("st"), Some("1"));
         let s = EngineSpec::parse("cmd=/usr/games/stockfish").unwrap();
         assert_eq!(s.name, "stockfish");
+    }
+
+    #[test]
+    fn conf_names_an_engines_file_entry() {
+        let entries = crate::engines_file::registry_entries();
+        let s = EngineSpec::parse("conf=Searchlight mtdf nodes=100")
+            .unwrap()
+            .resolve_conf(&entries)
+            .unwrap();
+        assert_eq!(
+            s.kind,
+            EngineKind::Local {
+                backend: "mtdf".into()
+            }
+        );
+        assert_eq!(s.name, "Searchlight mtdf");
+        assert_eq!(s.field("nodes"), Some("100"));
+        assert!(
+            EngineSpec::parse("conf=nothing")
+                .unwrap()
+                .resolve_conf(&entries)
+                .is_err()
+        );
     }
 
     #[test]

@@ -1,0 +1,198 @@
+//! `searchlight match` end to end: in-process backends at a node budget write a readable
+//! PGN; a misbehaving external engine forfeits each game with the right reason, is
+//! restarted, the match finishes, and none of its processes is left behind.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn searchlight(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_searchlight"))
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("searchlight runs")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("searchlight-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+fn has_python() -> bool {
+    Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// PGN Termination tags in file order.
+fn terminations(pgn: &str) -> Vec<String> {
+    pgn.lines()
+        .filter_map(|l| l.strip_prefix("[Termination \""))
+        .map(|l| l.trim_end_matches("\"]").to_string())
+        .collect()
+}
+
+#[test]
+fn in_process_match_writes_a_pgn_python_chess_reads() {
+    let pgn = temp("local.pgn");
+    let out = searchlight(&[
+        "--engine",
+        "pvs nodes=2000",
+        "--engine",
+        "alphabeta nodes=2000",
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--openings",
+        "openings/balanced_8ply.epd",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("| pvs vs alphabeta | 4 |"), "{stdout}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 4);
+    assert_eq!(terminations(&text).len(), 4);
+    let script = format!(
+        "import chess.pgn\nf = open({:?})\nn = 0\nwhile True:\n    g = chess.pgn.read_game(f)\n    if g is None: break\n    assert not g.errors, g.errors\n    b = g.board()\n    for m in g.mainline_moves(): b.push(m)\n    assert int(g.headers['PlyCount']) == b.ply() - g.board().ply()\n    n += 1\nprint(n)\n",
+        pgn.to_str().unwrap()
+    );
+    match Command::new("python3").args(["-c", &script]).output() {
+        Ok(o) if o.status.success() => {
+            assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "4");
+        }
+        Ok(o) if String::from_utf8_lossy(&o.stderr).contains("No module named") => {
+            println!("python-chess not installed: PGN read-back skipped");
+        }
+        Ok(o) => panic!(
+            "python-chess rejected the PGN: {}",
+            String::from_utf8_lossy(&o.stderr)
+        ),
+        Err(_) => println!("python3 not found: PGN read-back skipped"),
+    }
+    let _ = std::fs::remove_file(&pgn);
+}
+
+/// Plays `games` games of the fake engine in `mode` against pvs and checks every game
+/// ends with `reason`.
+fn fake_forfeits(mode: &str, reason: &str, games: &str, fake_limit: &str) {
+    if !has_python() {
+        println!("python3 not found: fake engine test skipped");
+        return;
+    }
+    let tag = format!("tag{}{mode}", std::process::id());
+    let pgn = temp(&format!("{mode}.pgn"));
+    let fake = format!("cmd=python3 tests/data/fake_uci.py {mode} {tag} name=fake {fake_limit}");
+    let out = searchlight(&[
+        "--engine",
+        &fake,
+        "--engine",
+        "pvs nodes=500",
+        "--games",
+        games,
+        "--concurrency",
+        "2",
+        "--openings",
+        "tests/data/startpos.epd",
+        "--timemargin",
+        "100",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let reasons = terminations(&text);
+    assert_eq!(reasons.len(), games.parse::<usize>().unwrap(), "{text}");
+    for r in &reasons {
+        assert_eq!(r, reason, "{text}");
+    }
+    // The fake lost every game.
+    assert!(stdout.contains(&format!("0-0-{games}")), "{stdout}");
+    // No process of this test's fake engine is left (running or zombie).
+    let ps = Command::new("ps").args(["-eo", "pid,stat,args"]).output();
+    if let Ok(ps) = ps {
+        let list = String::from_utf8_lossy(&ps.stdout);
+        let left: Vec<&str> = list.lines().filter(|l| l.contains(&tag)).collect();
+        assert!(left.is_empty(), "left behind: {left:?}");
+    }
+    let _ = std::fs::remove_file(&pgn);
+}
+
+#[test]
+fn a_crashing_engine_forfeits_every_game() {
+    fake_forfeits("crash", "engine crashed", "4", "nodes=100");
+}
+
+#[test]
+fn a_hanging_engine_loses_on_time() {
+    fake_forfeits("hang", "time forfeit (no answer)", "2", "tc=0.5+0");
+}
+
+#[test]
+fn an_illegal_move_forfeits() {
+    fake_forfeits("illegal", "illegal move e2e5", "4", "nodes=100");
+}
+
+#[test]
+fn garbage_forfeits() {
+    fake_forfeits("garbage", "illegal move xyzzy", "2", "nodes=100");
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match_early() {
+    let out = searchlight(&[
+        "--engine",
+        "pvs nodes=1000",
+        "--engine",
+        "alphabeta nodes=1000",
+        "--games",
+        "400",
+        "--concurrency",
+        "2",
+        "--openings",
+        "openings/balanced_8ply.epd",
+        "--sprt",
+        "elo0=0",
+        "elo1=5",
+        "alpha=0.05",
+        "beta=0.05",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    assert!(stdout.contains("bounds -2.944, 2.944"), "{stdout}");
+    let games: usize = stdout
+        .split_whitespace()
+        .next()
+        .and_then(|w| w.parse().ok())
+        .expect("games count first");
+    assert!(games < 400, "{stdout}");
+}
+
+#[test]
+fn gauntlet_plays_the_first_against_each_other_with_an_elo_table() {
+    let out = searchlight(&[
+        "--engine",
+        "pvs nodes=300",
+        "--engine",
+        "alphabeta nodes=300",
+        "--engine",
+        "mtdf nodes=300",
+        "--gauntlet",
+        "--games",
+        "2",
+        "--openings",
+        "openings/balanced_8ply.epd",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("| pvs vs alphabeta | 2 |"), "{stdout}");
+    assert!(stdout.contains("| pvs vs mtdf | 2 |"), "{stdout}");
+    assert!(!stdout.contains("alphabeta vs mtdf"), "{stdout}");
+    assert!(stdout.contains("| rank | player |"), "{stdout}");
+}
