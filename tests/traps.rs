@@ -117,3 +117,29 @@ fn hand_made_positions_have_traps_at_known_levels() {
         .is_empty()
     );
 }
+
+/// Traps at levels 3 and 5 (from WAC.025 and WAC.027), each level confirmed by the
+/// brute-force definition: a forced mate at that level after the move, none shallower.
+#[test]
+fn traps_at_levels_3_and_5_are_confirmed_by_brute_force() {
+    for (fen, mv, level) in [
+        (
+            "3R1rk1/8/5Qpp/2p5/2P1p1q1/P3P3/1P2PK2/8 b - - 0 1",
+            "g6g5",
+            3,
+        ),
+        (
+            "7k/pp4np/2p3p1/3pN1q1/3P4/Q7/1r3rPP/2R2RK1 w - - 0 1",
+            "g2g3",
+            5,
+        ),
+    ] {
+        let p = pos(fen);
+        let traps = fast_traps(&p, 7);
+        assert!(traps.contains(&(mv.to_string(), level)), "{fen}: {traps:?}");
+        let m = p.parse_uci(mv).expect("legal move");
+        let after = p.play(m);
+        assert!(mates_within(&after, level), "{fen} {mv}");
+        assert!(!mates_within(&after, level - 2), "{fen} {mv}");
+    }
+}
