@@ -1,101 +1,78 @@
-//! The engine core shared by the UCI session and the tools (bench, epd, match): options,
-//! transposition table, evaluator and the selected backend, with the side effects of each
-//! option applied in one place.
+//! The engine core shared by the UCI server and the tools (bench, epd, match): the options,
+//! the evaluator and the selected backend, with the side effects of each option applied in
+//! one place; and the lifecycle of a search on its own thread — [`Engine::go`],
+//! [`Engine::stop`], [`Engine::ponderhit`], [`Engine::wait`] — so that anything can search
+//! asynchronously the way a GUI does.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use shakmaty::CastlingMode;
+use thiserror::Error;
 
 use crate::board::eval::EVALUATORS;
-use crate::board::{Evaluator, Game, find_evaluator};
-use crate::options::{OptionDecl, OptionKind, OptionValue, Options};
+use crate::board::{Evaluator, Game, find_evaluator, rules};
+use crate::options::{Declared, OptionDecl, OptionError, Options};
 use crate::search::registry::{self, BACKENDS, DEFAULT_BACKEND};
 use crate::search::{
-    Backend, InfoSink, Limits, SearchControl, SearchRequest, SearchResult, TranspositionTable,
+    Backend, ConfigError, HASH, InfoSink, Limits, SearchControl, SearchRequest, SearchResult,
+    THREADS,
 };
 
-/// Option names the engine itself acts on.
-pub mod names {
-    pub const THREADS: &str = "Threads";
-    pub const HASH: &str = "Hash";
-    pub const CLEAR_HASH: &str = "Clear Hash";
-    pub const PONDER: &str = "Ponder";
-    pub const MOVE_OVERHEAD: &str = "Move Overhead";
-    pub const CHESS960: &str = "UCI_Chess960";
-    pub const SEARCH: &str = "Search";
-    pub const EVAL: &str = "Eval";
-}
-
-/// Default transposition table size in MB.
-pub const DEFAULT_HASH_MB: i64 = 16;
-
-/// Every option the engine announces: its own, then each backend's.
-pub fn option_declarations() -> Vec<OptionDecl> {
-    static EVAL_NAMES: LazyLock<Vec<&'static str>> =
+pub static CLEAR_HASH: Declared<()> = Declared::button(
+    "Clear Hash",
+    "forgets what the search learned (table, move ordering, UCT trees), as ucinewgame does",
+);
+pub static PONDER: Declared<bool> = Declared::check(
+    "Ponder",
+    false,
+    "tells the engine the GUI may send go ponder",
+);
+pub static MOVE_OVERHEAD: Declared<i64> = Declared::spin(
+    "Move Overhead",
+    10,
+    0,
+    5000,
+    "ms taken off every time budget for GUI and pipe latency",
+);
+pub static CHESS960: Declared<bool> = Declared::check(
+    "UCI_Chess960",
+    false,
+    "Chess960 castling (king-takes-rook notation)",
+);
+/// The backend; its values are the registry's names.
+pub static SEARCH: LazyLock<Declared<&'static str>> = LazyLock::new(|| {
+    Declared::combo(
+        "Search",
+        DEFAULT_BACKEND,
+        registry::names(),
+        "search backend",
+    )
+});
+/// The evaluator; its values are the evaluators' names.
+pub static EVAL: LazyLock<Declared<&'static str>> = LazyLock::new(|| {
+    static NAMES: LazyLock<Vec<&'static str>> =
         LazyLock::new(|| EVALUATORS.iter().map(|e| e.name).collect());
-    let mut decls = vec![
-        OptionDecl {
-            name: names::THREADS,
-            kind: OptionKind::Spin {
-                default: 1,
-                min: 1,
-                max: 256,
-            },
-            help: "search threads (Lazy SMP for pvs)",
-        },
-        OptionDecl {
-            name: names::HASH,
-            kind: OptionKind::Spin {
-                default: DEFAULT_HASH_MB,
-                min: 1,
-                max: 65536,
-            },
-            help: "transposition table / bound storage size in MB",
-        },
-        OptionDecl {
-            name: names::CLEAR_HASH,
-            kind: OptionKind::Button,
-            help: "empties the transposition table",
-        },
-        OptionDecl {
-            name: names::PONDER,
-            kind: OptionKind::Check { default: false },
-            help: "tells the engine the GUI may send go ponder",
-        },
-        OptionDecl {
-            name: names::MOVE_OVERHEAD,
-            kind: OptionKind::Spin {
-                default: 10,
-                min: 0,
-                max: 5000,
-            },
-            help: "ms taken off every time budget for GUI and pipe latency",
-        },
-        OptionDecl {
-            name: names::CHESS960,
-            kind: OptionKind::Check { default: false },
-            help: "Chess960 castling (king-takes-rook notation)",
-        },
-        OptionDecl {
-            name: names::SEARCH,
-            kind: OptionKind::Combo {
-                default: DEFAULT_BACKEND,
-                vars: registry::names(),
-            },
-            help: "search backend",
-        },
-        OptionDecl {
-            name: names::EVAL,
-            kind: OptionKind::Combo {
-                default: EVALUATORS[0].name,
-                vars: &EVAL_NAMES,
-            },
-            help: "static evaluator",
-        },
+    Declared::combo("Eval", EVALUATORS[0].name, &NAMES, "static evaluator")
+});
+
+/// Every option the engine announces: its own, then each backend's (a declaration shared by
+/// a family is announced once).
+pub fn option_declarations() -> Vec<OptionDecl> {
+    let own: [&OptionDecl; 8] = [
+        &THREADS.decl,
+        &HASH.decl,
+        &CLEAR_HASH.decl,
+        &PONDER.decl,
+        &MOVE_OVERHEAD.decl,
+        &CHESS960.decl,
+        &SEARCH.decl,
+        &EVAL.decl,
     ];
-    // Backends of one family share options; each is declared once.
-    for decl in BACKENDS.iter().flat_map(|b| b.options) {
+    let mut decls: Vec<OptionDecl> = own.into_iter().cloned().collect();
+    for &decl in BACKENDS.iter().flat_map(|b| b.options) {
         if !decls.iter().any(|d| d.name == decl.name) {
             decls.push(decl.clone());
         }
@@ -103,15 +80,39 @@ pub fn option_declarations() -> Vec<OptionDecl> {
     decls
 }
 
-/// Options, table, evaluator and backend: what a search runs with.
+/// Why a `setoption` or a `go` was refused.
+#[derive(Debug, Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    Option(#[from] OptionError),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("a search is already running (send stop first)")]
+    Busy,
+    #[error("cannot start the search thread: {0}")]
+    Thread(std::io::Error),
+}
+
+/// A search running on its own thread (or finished and not yet joined).
+struct Running {
+    control: Arc<SearchControl>,
+    /// Set just before the result is handed over: from then on the caller may start the
+    /// next search, and must not be told one is still running.
+    answered: Arc<AtomicBool>,
+    handle: JoinHandle<Box<dyn Backend>>,
+}
+
+/// Options, evaluator and backend: what a search runs with; and the search thread.
 pub struct Engine {
     options: Options,
-    tt: Arc<TranspositionTable>,
     eval: Arc<dyn Evaluator>,
-    /// `None` while a search thread holds it (see [`Engine::take_job`]).
+    /// `None` while a search holds it.
     backend: Option<Box<dyn Backend>>,
     /// `new_game` arrived while the backend was away.
     pending_new_game: bool,
+    /// Options changed while the backend was away.
+    pending_configure: bool,
+    running: Option<Running>,
 }
 
 impl Default for Engine {
@@ -121,21 +122,30 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// Default options, the default backend and evaluator, a table of the default size.
+    /// Default options, the default backend and evaluator.
     pub fn new() -> Self {
-        let tt = TranspositionTable::new(DEFAULT_HASH_MB as usize)
-            .unwrap_or_else(|_| TranspositionTable::minimal());
+        Self::with_backend((BACKENDS[0].make)())
+    }
+
+    /// Default options with a backend of the caller's (tests bring a scripted one); a
+    /// `setoption name Search` replaces it as usual.
+    pub fn with_backend(mut backend: Box<dyn Backend>) -> Self {
+        let options = Options::new(option_declarations());
+        if let Err(e) = backend.configure(&options) {
+            log::warn!("backend refused the default options: {e}");
+        }
         Engine {
-            options: Options::new(option_declarations()),
-            tt: Arc::new(tt),
+            options,
             eval: (EVALUATORS[0].make)(),
-            backend: Some((BACKENDS[0].make)()),
+            backend: Some(backend),
             pending_new_game: false,
+            pending_configure: false,
+            running: None,
         }
     }
 
-    /// An engine with some options set (`name=value` pairs as `setoption` takes them).
-    pub fn with_options(settings: &[(&str, &str)]) -> Result<Self, String> {
+    /// An engine with some options set (`name`, `value` pairs as `setoption` takes them).
+    pub fn with_options(settings: &[(&str, &str)]) -> Result<Self, EngineError> {
         let mut engine = Engine::new();
         for (name, value) in settings {
             engine.set_option(name, Some(value))?;
@@ -149,78 +159,83 @@ impl Engine {
 
     /// The castling mode positions are read in.
     pub fn castling_mode(&self) -> CastlingMode {
-        CastlingMode::from_chess960(self.options.check(names::CHESS960))
+        CastlingMode::from_chess960(self.options.get(&CHESS960))
     }
 
     /// `Move Overhead` as a duration.
     pub fn move_overhead(&self) -> Duration {
-        Duration::from_millis(self.options.spin(names::MOVE_OVERHEAD).max(0) as u64)
+        Duration::from_millis(self.options.get(&MOVE_OVERHEAD).max(0) as u64)
     }
 
-    /// Validates and applies a `setoption`. On error nothing changes and the message
-    /// says why.
-    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let (decl_name, parsed) = self
-            .options
-            .validate(name, value)
-            .map(|(decl, v)| (decl.name, v))
-            .map_err(|e| e.to_string())?;
+    /// Validates and applies a `setoption`. On error nothing changes and the error says
+    /// why.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), EngineError> {
+        let (decl, parsed) = self.options.validate(name, value)?;
+        let decl_name = decl.name;
+        let mut next = self.options.clone();
+        next.set(decl_name, parsed);
         // Side effects that can fail happen before the value is committed.
-        match (decl_name, &parsed) {
-            (names::HASH, OptionValue::Spin(mb)) => {
-                let tt = TranspositionTable::new(*mb as usize)
-                    .map_err(|e| format!("{e}; Hash unchanged"))?;
-                self.tt = Arc::new(tt);
+        if decl_name == SEARCH.name() {
+            // A running search keeps its own instance; this one serves the next go.
+            let mut backend = make_backend(next.get(&SEARCH));
+            backend.configure(&next)?;
+            self.backend = Some(backend);
+            self.pending_configure = false;
+        } else if decl_name == EVAL.name() {
+            if let Some(info) = find_evaluator(next.get(&EVAL)) {
+                self.eval = (info.make)();
             }
-            (names::CLEAR_HASH, _) => self.tt.clear(),
-            (names::SEARCH, OptionValue::Combo(v)) => {
-                if let Some(info) = registry::find(v) {
-                    // A running search keeps its own instance; this one serves the next go.
-                    self.backend = Some((info.make)());
-                }
+        } else if decl_name == CLEAR_HASH.name() {
+            self.forget();
+        } else {
+            match &mut self.backend {
+                Some(b) => b.configure(&next)?,
+                None => self.pending_configure = true,
             }
-            (names::EVAL, OptionValue::Combo(v)) => {
-                if let Some(info) = find_evaluator(v) {
-                    self.eval = (info.make)();
-                }
-            }
-            _ => {}
         }
-        self.options.set(decl_name, parsed);
+        self.options = next;
         Ok(())
     }
 
-    /// A new game: the table is cleared and the backend forgets the last game.
+    /// A new game: the backend forgets the last one.
     pub fn new_game(&mut self) {
-        self.tt.clear();
+        self.forget();
+    }
+
+    fn forget(&mut self) {
         match &mut self.backend {
             Some(b) => b.new_game(),
             None => self.pending_new_game = true,
         }
     }
 
-    fn make_backend(&self) -> Box<dyn Backend> {
-        let info = registry::find(self.options.combo(names::SEARCH)).unwrap_or(&BACKENDS[0]);
-        (info.make)()
-    }
-
-    /// Hands out everything a search thread needs. The backend goes with the job and comes
-    /// back through [`Engine::return_backend`].
-    pub fn take_job(&mut self) -> SearchJob {
-        let backend = self.backend.take().unwrap_or_else(|| self.make_backend());
+    /// Takes the backend for a search, and the shared resources with it.
+    fn take_job(&mut self) -> SearchJob {
+        let backend = self.backend.take().unwrap_or_else(|| {
+            let mut b = make_backend(self.options.get(&SEARCH));
+            if let Err(e) = b.configure(&self.options) {
+                log::warn!("{e}");
+            }
+            b
+        });
         SearchJob {
             backend,
             options: self.options.clone(),
-            tt: Arc::clone(&self.tt),
             eval: Arc::clone(&self.eval),
         }
     }
 
-    /// Takes back the backend of a finished job (`None`: the job's thread died).
-    pub fn return_backend(&mut self, backend: Option<Box<dyn Backend>>) {
+    /// Takes back the backend of a finished search (`None`: its thread died).
+    fn return_backend(&mut self, backend: Option<Box<dyn Backend>>) {
         // A `setoption name Search` during the search already installed another.
         if self.backend.is_none() {
-            self.backend = Some(backend.unwrap_or_else(|| self.make_backend()));
+            let mut b = backend.unwrap_or_else(|| make_backend(self.options.get(&SEARCH)));
+            if std::mem::take(&mut self.pending_configure)
+                && let Err(e) = b.configure(&self.options)
+            {
+                log::warn!("options set during the search: {e}");
+            }
+            self.backend = Some(b);
         }
         if std::mem::take(&mut self.pending_new_game)
             && let Some(b) = &mut self.backend
@@ -248,33 +263,142 @@ impl Engine {
         self.return_backend(Some(job.backend));
         result
     }
+
+    /// Starts searching `game` on a thread of its own and returns at once. When the search
+    /// is over — and, in infinite mode, stopped; when pondering, hit or stopped — `finish`
+    /// gets the game and the result on the search thread. Refused while a search runs.
+    pub fn go<F>(
+        &mut self,
+        game: Game,
+        limits: Limits,
+        sink: Box<dyn InfoSink + Send>,
+        finish: F,
+    ) -> Result<(), EngineError>
+    where
+        F: FnOnce(&Game, SearchResult) + Send + 'static,
+    {
+        if self.is_searching() {
+            return Err(EngineError::Busy);
+        }
+        self.wait();
+        let control = Arc::new(SearchControl::new(
+            &limits,
+            game.position().turn(),
+            self.move_overhead(),
+        ));
+        let answered = Arc::new(AtomicBool::new(false));
+        let mut job = self.take_job();
+        let (thread_control, thread_answered) = (Arc::clone(&control), Arc::clone(&answered));
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let result = job.run(&game, &limits, &thread_control, sink.as_ref());
+                thread_control.wait_until_released();
+                thread_answered.store(true, Ordering::Release);
+                finish(&game, result);
+                job.backend
+            });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    control,
+                    answered,
+                    handle,
+                });
+                Ok(())
+            }
+            Err(e) => {
+                // The job (and its backend) went down with the closure.
+                self.return_backend(None);
+                Err(EngineError::Thread(e))
+            }
+        }
+    }
+
+    /// True from `go` until the result is handed to its `finish`.
+    pub fn is_searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.answered.load(Ordering::Acquire))
+    }
+
+    /// The GUI's `stop`: the search ends, and its result is due even in infinite or ponder
+    /// mode.
+    pub fn stop(&self) {
+        if let Some(r) = &self.running {
+            r.control.stop();
+        }
+    }
+
+    /// The GUI's `ponderhit`: the expected move was played, the clock starts now.
+    pub fn ponderhit(&self) {
+        if let Some(r) = &self.running {
+            r.control.ponderhit();
+        }
+    }
+
+    /// Waits for the search thread to end (it ends by itself, or after [`stop`](Self::stop)
+    /// in infinite and ponder mode) and takes the backend back.
+    pub fn wait(&mut self) {
+        let Some(running) = self.running.take() else {
+            return;
+        };
+        let backend = running.handle.join().ok();
+        if backend.is_none() {
+            log::error!("search thread panicked; starting a fresh backend");
+        }
+        self.return_backend(backend);
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}
+
+fn make_backend(name: &str) -> Box<dyn Backend> {
+    let info = registry::find(name).unwrap_or(&BACKENDS[0]);
+    (info.make)()
 }
 
 /// A backend with the shared resources of one search.
-pub struct SearchJob {
-    pub backend: Box<dyn Backend>,
-    pub options: Options,
-    pub tt: Arc<TranspositionTable>,
-    pub eval: Arc<dyn Evaluator>,
+struct SearchJob {
+    backend: Box<dyn Backend>,
+    options: Options,
+    eval: Arc<dyn Evaluator>,
 }
 
 impl SearchJob {
-    pub fn run(
+    /// The search, except at a root without a legal move: that is answered here, for
+    /// every backend, by the rules.
+    fn run(
         &mut self,
         game: &Game,
         limits: &Limits,
         control: &SearchControl,
         sink: &dyn InfoSink,
     ) -> SearchResult {
+        let root = game.position();
+        if root.legal_moves().is_empty() {
+            let end = rules::end_after_moves(root.chess(), false);
+            return SearchResult {
+                value: end.map_or(0, |t| t.value(0)),
+                ..SearchResult::default()
+            };
+        }
         let req = SearchRequest {
             game,
             limits,
             control,
             sink,
-            tt: &self.tt,
             eval: self.eval.as_ref(),
             options: &self.options,
         };
         self.backend.search(&req)
     }
 }
+
+#[cfg(test)]
+mod tests;

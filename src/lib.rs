@@ -1,24 +1,27 @@
 //! Searchlight: a UCI chess engine whose search is a plug-in.
 //!
-//! Layers, each depending only on those below it:
-//! - [`uci`] and [`cli`]: the protocol and the subcommands (translate, validate, print);
-//! - [`search`]: the [`search::Backend`] interface, the registry, and the algorithms;
-//! - [`tree`]: the game-tree interface the research algorithms are written against;
-//! - [`board`]: the position over shakmaty, the game record, evaluation.
+//! Layers, each depending only on those below it (`tests/architecture.rs` keeps it so):
+//! - [`cli`]: the subcommands' arguments and printing;
+//! - [`uci`]: the protocol server, thin over [`engine::Engine`];
+//! - [`matches`], [`experiments`], [`traps`]: the domain tools, as libraries;
+//! - [`engine`]: position, options and backend, and the search thread's lifecycle;
+//! - [`search`]: the [`search::Backend`] contract, the registry, and the backends;
+//! - [`tree`]: the game-tree interface the research backends are written against;
+//! - [`board`]: the position over shakmaty, the rules, evaluation, position files;
+//! - [`value`], [`options`], [`pool`]: search values, option declarations, worker threads.
 
 pub mod board;
 pub mod cli;
 pub mod engine;
-pub mod engines_file;
-pub mod epd;
+pub mod experiments;
 pub mod matches;
 pub mod options;
-pub mod perft;
-pub mod plot;
+pub mod pool;
 pub mod search;
 pub mod traps;
 pub mod tree;
 pub mod uci;
+pub mod value;
 
 /// The engine's name and version as `id name` reports it.
 pub const ENGINE_NAME: &str = concat!("Searchlight ", env!("CARGO_PKG_VERSION"));

@@ -1,6 +1,10 @@
-//! Engine options, declared once: name, type, default and range. The same declarations
-//! produce the `option name ...` lines of `uci`, validate `setoption`, and hold the
-//! current values that the engine and the backends read.
+//! Engine options, declared once beside the code they configure: name, type, default and
+//! range. The same declarations produce the `option name ...` lines of `uci`, validate
+//! `setoption`, and hold the current values. Code reads a value through the declaration
+//! itself — `options.get(&THREADS)` — so a misspelt option is a compile error, and the
+//! value always has the declared type.
+
+use std::marker::PhantomData;
 
 use thiserror::Error;
 
@@ -38,6 +42,123 @@ pub struct OptionDecl {
     pub kind: OptionKind,
     /// One line for the README table.
     pub help: &'static str,
+}
+
+/// An option declaration typed by the value it holds: `i64` (spin), `bool` (check), `f64`
+/// (a real, announced as a string), `&'static str` (combo) or `()` (button).
+#[derive(Debug)]
+pub struct Declared<T> {
+    pub decl: OptionDecl,
+    value: PhantomData<fn() -> T>,
+}
+
+impl<T> Declared<T> {
+    const fn with(name: &'static str, kind: OptionKind, help: &'static str) -> Self {
+        Declared {
+            decl: OptionDecl { name, kind, help },
+            value: PhantomData,
+        }
+    }
+
+    /// The option's name as the GUI sees it.
+    pub const fn name(&self) -> &'static str {
+        self.decl.name
+    }
+}
+
+impl Declared<i64> {
+    pub const fn spin(
+        name: &'static str,
+        default: i64,
+        min: i64,
+        max: i64,
+        help: &'static str,
+    ) -> Self {
+        Self::with(name, OptionKind::Spin { default, min, max }, help)
+    }
+}
+
+impl Declared<bool> {
+    pub const fn check(name: &'static str, default: bool, help: &'static str) -> Self {
+        Self::with(name, OptionKind::Check { default }, help)
+    }
+}
+
+impl Declared<f64> {
+    pub const fn float(
+        name: &'static str,
+        default: f64,
+        min: f64,
+        max: f64,
+        help: &'static str,
+    ) -> Self {
+        Self::with(name, OptionKind::Float { default, min, max }, help)
+    }
+}
+
+impl Declared<&'static str> {
+    pub const fn combo(
+        name: &'static str,
+        default: &'static str,
+        vars: &'static [&'static str],
+        help: &'static str,
+    ) -> Self {
+        Self::with(name, OptionKind::Combo { default, vars }, help)
+    }
+}
+
+impl Declared<()> {
+    pub const fn button(name: &'static str, help: &'static str) -> Self {
+        Self::with(name, OptionKind::Button, help)
+    }
+}
+
+/// The value types options hold.
+pub trait OptionType: Sized + Default {
+    /// The value if `v` is of this type.
+    fn read(v: &OptionValue) -> Option<Self>;
+}
+
+impl OptionType for i64 {
+    fn read(v: &OptionValue) -> Option<Self> {
+        match v {
+            OptionValue::Spin(n) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
+impl OptionType for bool {
+    fn read(v: &OptionValue) -> Option<Self> {
+        match v {
+            OptionValue::Check(b) => Some(*b),
+            _ => None,
+        }
+    }
+}
+
+impl OptionType for f64 {
+    fn read(v: &OptionValue) -> Option<Self> {
+        match v {
+            OptionValue::Float(x) => Some(*x),
+            _ => None,
+        }
+    }
+}
+
+impl OptionType for &'static str {
+    fn read(v: &OptionValue) -> Option<Self> {
+        match v {
+            OptionValue::Combo(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl OptionType for () {
+    fn read(_: &OptionValue) -> Option<Self> {
+        Some(())
+    }
 }
 
 /// The current value of an option.
@@ -202,38 +323,20 @@ impl Options {
         }
     }
 
-    /// The current value of an option.
-    pub fn get(&self, name: &str) -> Option<&OptionValue> {
+    /// The current value of an option, by name.
+    pub fn value(&self, name: &str) -> Option<&OptionValue> {
         self.index(name).map(|i| &self.values[i])
     }
 
-    /// A spin option's value (0 if there is no such spin option).
-    pub fn spin(&self, name: &str) -> i64 {
-        match self.get(name) {
-            Some(OptionValue::Spin(n)) => *n,
-            _ => 0,
-        }
-    }
-
-    /// A check option's value (false if there is no such check option).
-    pub fn check(&self, name: &str) -> bool {
-        matches!(self.get(name), Some(OptionValue::Check(true)))
-    }
-
-    /// A combo option's value ("" if there is no such combo option).
-    pub fn combo(&self, name: &str) -> &'static str {
-        match self.get(name) {
-            Some(OptionValue::Combo(v)) => v,
-            _ => "",
-        }
-    }
-
-    /// A float option's value (0 if there is no such float option).
-    pub fn float(&self, name: &str) -> f64 {
-        match self.get(name) {
-            Some(OptionValue::Float(x)) => *x,
-            _ => 0.0,
-        }
+    /// The current value of a declared option; its default when this set of options does
+    /// not hold it (a backend's option read through another backend's engine).
+    pub fn get<T: OptionType>(&self, option: &Declared<T>) -> T {
+        // A declaration's default always reads back as its own type (the constructors
+        // pair them), so the last fallback is never taken.
+        self.value(option.name())
+            .and_then(T::read)
+            .or_else(|| T::read(&option.decl.default_value()))
+            .unwrap_or_default()
     }
 }
 
@@ -241,30 +344,16 @@ impl Options {
 mod tests {
     use super::*;
 
+    static HASH: Declared<i64> = Declared::spin("Hash", 16, 1, 1024, "");
+    static SEARCH: Declared<&str> = Declared::combo("Search", "pvs", &["pvs", "alphabeta"], "");
+    static PONDER: Declared<bool> = Declared::check("Ponder", false, "");
+    static UNLISTED: Declared<f64> = Declared::float("Unlisted", 0.5, 0.0, 1.0, "");
+
     fn options() -> Options {
         Options::new(vec![
-            OptionDecl {
-                name: "Hash",
-                kind: OptionKind::Spin {
-                    default: 16,
-                    min: 1,
-                    max: 1024,
-                },
-                help: "",
-            },
-            OptionDecl {
-                name: "Search",
-                kind: OptionKind::Combo {
-                    default: "pvs",
-                    vars: &["pvs", "alphabeta"],
-                },
-                help: "",
-            },
-            OptionDecl {
-                name: "Ponder",
-                kind: OptionKind::Check { default: false },
-                help: "",
-            },
+            HASH.decl.clone(),
+            SEARCH.decl.clone(),
+            PONDER.decl.clone(),
         ])
     }
 
@@ -274,7 +363,10 @@ mod tests {
         let (decl, v) = o.validate("search", Some("AlphaBeta")).unwrap();
         assert_eq!(decl.name, "Search");
         o.set("search", v);
-        assert_eq!(o.combo("Search"), "alphabeta");
+        assert_eq!(o.get(&SEARCH), "alphabeta");
+        assert!(!o.get(&PONDER));
+        // An option this set does not hold reads as its declared default.
+        assert_eq!(o.get(&UNLISTED), 0.5);
     }
 
     #[test]
@@ -292,6 +384,6 @@ mod tests {
             o.validate("Ponder", None),
             Err(OptionError::MissingValue(_))
         ));
-        assert_eq!(o.spin("Hash"), 16);
+        assert_eq!(o.get(&HASH), 16);
     }
 }

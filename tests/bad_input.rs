@@ -222,6 +222,9 @@ fn option_values_are_kept_after_a_rejected_setoption() {
     assert!(engine.set_option("Hash", Some("0")).is_err());
     assert!(engine.set_option("Search", Some("bogus")).is_err());
     assert!(engine.set_option("Hash", None).is_err());
-    assert_eq!(engine.options().spin("Hash"), 32);
-    assert_eq!(engine.options().combo("Search"), "alphabeta");
+    assert_eq!(engine.options().get(&searchlight::search::HASH), 32);
+    assert_eq!(
+        engine.options().get(&searchlight::engine::SEARCH),
+        "alphabeta"
+    );
 }

@@ -2,7 +2,7 @@
 //! alone. A change of search behaviour changes them; update the constants (and say
 //! `Bench: N` for `searchlight bench` in the commit message) when that is intended.
 
-use searchlight::cli::bench::bench;
+use searchlight::experiments::bench::bench;
 
 fn total_nodes(search: &str, depth: u32) -> u64 {
     bench(search, depth, 16, |_, _, _, _| {})

@@ -2,7 +2,7 @@
 //! generated from the registry. To regenerate after adding a backend:
 //! `UPDATE_ENGINES_JSON=1 cargo test --test engines_file`.
 
-use searchlight::engines_file::{parse, registry_entries, render};
+use searchlight::matches::engines_file::{parse, registry_entries, render};
 use searchlight::search::registry::BACKENDS;
 
 const PATH: &str = "engines/engines.json";

@@ -2,7 +2,7 @@
 //! whose count stays within a node budget. The full depth-6 run is
 //! `searchlight perft --suite perft/perftsuite.epd --depth 6`.
 
-use searchlight::perft::{parse_suite, perft};
+use searchlight::board::perft::{parse_suite, perft};
 
 const BUDGET: u64 = 3_000_000;
 
@@ -22,11 +22,12 @@ fn check_suite(path: &str) -> usize {
         assert_eq!(
             perft(case.position.chess(), depth),
             expected,
-            "{path}: {} at depth {depth}",
-            case.fen
+            "{path}:{}: {} at depth {depth}",
+            case.line,
+            case.position.fen()
         );
     }
-    let mut fens: Vec<&str> = cases.iter().map(|c| c.fen.as_str()).collect();
+    let mut fens: Vec<String> = cases.iter().map(|c| c.position.fen()).collect();
     fens.sort_unstable();
     fens.dedup();
     fens.len()

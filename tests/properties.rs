@@ -2,10 +2,10 @@
 //! uniform random trees (branching 2-5, odd and even heights, wide values, tie-heavy small
 //! ranges, {0,1}) against a brute-force minimax oracle.
 
-use searchlight::search::bounds::MapBounds;
-use searchlight::search::mt::{Driver, TestProcedure};
-use searchlight::search::rollout::Policy;
-use searchlight::search::solve::{Algorithm, solve};
+use searchlight::experiments::solve::{Algorithm, solve};
+use searchlight::search::research::bounds::MapBounds;
+use searchlight::search::research::mt::{Driver, TestProcedure};
+use searchlight::search::research::rollout::Policy;
 use searchlight::tree::{GameTree, RandomTree, ValueRange};
 
 /// One run: the value, the evaluated leaves in order, the storage left behind.
@@ -239,8 +239,8 @@ fn random_and_uct_policies_can_evaluate_leaves_alphabeta_prunes() {
 /// the horizon, the same child order for everyone) the algorithms agree on the root value.
 #[test]
 fn chess_backends_agree_on_the_root_value_at_fixed_depth() {
+    use searchlight::board::epd::EpdRecord;
     use searchlight::board::{Game, Material};
-    use searchlight::epd::EpdRecord;
     use searchlight::tree::ChessTree;
 
     let text = include_str!("data/wac.epd");
@@ -288,10 +288,10 @@ fn chess_backends_agree_on_the_root_value_at_fixed_depth() {
 #[test]
 fn a_full_bound_table_costs_work_not_exactness() {
     use searchlight::board::{Game, Material, Position};
-    use searchlight::search::bounds::BoundTable;
-    use searchlight::search::fsss::Fsss;
-    use searchlight::search::mt::MtSearch;
-    use searchlight::search::rollout::Rollouts;
+    use searchlight::search::research::bounds::BoundTable;
+    use searchlight::search::research::fsss::Fsss;
+    use searchlight::search::research::mt::MtSearch;
+    use searchlight::search::research::rollout::Rollouts;
     use searchlight::tree::ChessTree;
 
     let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";

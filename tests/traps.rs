@@ -4,7 +4,7 @@
 
 use searchlight::board::Position;
 use searchlight::traps::analyse;
-use searchlight::tree::synthetic::splitmix;
+use searchlight::tree::rng::hash as splitmix;
 use shakmaty::CastlingMode;
 
 /// True if the side to move can force mate within `plies` (odd) — the definition, directly.

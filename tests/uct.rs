@@ -11,7 +11,7 @@ use searchlight::board::{Game, Position};
 use searchlight::engine;
 use searchlight::search::Limits;
 use searchlight::search::info::Silent;
-use searchlight::search::score::UciScore;
+use searchlight::value::UciScore;
 use shakmaty::{CastlingMode, Chess, Move, Position as _};
 
 /// The mate `pvs` proves in `game` within `moves` moves, if any.

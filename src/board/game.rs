@@ -1,10 +1,11 @@
 //! A game: the start position, the moves played, and the key history that the
-//! repetition rule needs. Also the repetition scan itself, shared by the game record
+//! repetition rule needs. Also the repetition scans themselves, shared by the game record
 //! and by every search's key stack.
 
 use shakmaty::Move;
 
 use super::position::{Position, PositionError};
+use super::rules::{self, Terminal};
 
 /// A game from a start position: what `position ... moves ...` describes.
 #[derive(Clone, Debug, Default)]
@@ -75,10 +76,14 @@ impl Game {
         occurrences_before(&self.keys, self.current.halfmoves() as usize) >= 2
     }
 
-    /// Fifty moves by each side without a capture or pawn move (checkmate takes precedence).
-    pub fn is_fifty_moves(&self) -> bool {
-        self.current.halfmoves() >= 100
-            && !(self.current.is_check() && self.current.legal_moves().is_empty())
+    /// Why the game is over in the current position, if it is.
+    pub fn end(&self) -> Option<Terminal> {
+        let pos = self.current.chess();
+        rules::end(
+            pos,
+            !self.current.legal_moves().is_empty(),
+            self.is_threefold(),
+        )
     }
 }
 

@@ -75,6 +75,20 @@ impl Position {
         Ok(Self::from_chess(chess))
     }
 
+    /// Parses a FEN with the castling mode read off its castling rights: standard chess
+    /// unless only Chess960 explains them (Shredder-FEN files, rooks off the corners).
+    pub fn from_fen_auto(fen: &str) -> Result<Self, PositionError> {
+        let text = fen.trim();
+        let setup = text
+            .parse::<Fen>()
+            .map_err(|e| PositionError::InvalidFen {
+                fen: text.to_string(),
+                reason: format!("{e}"),
+            })?
+            .into_setup();
+        Self::from_fen(text, CastlingMode::detect(&setup))
+    }
+
     /// The underlying shakmaty position.
     #[inline]
     pub fn chess(&self) -> &Chess {
@@ -155,6 +169,20 @@ impl Position {
     /// (`e1g1` in standard chess, king-takes-rook `e1h1` in Chess960).
     pub fn to_uci(&self, m: Move) -> UciMove {
         m.to_uci(self.mode())
+    }
+
+    /// A line of moves from here in UCI notation, each written in the position it is
+    /// played from (a principal variation as `info pv` shows it).
+    pub fn uci_line(&self, moves: &[Move]) -> Vec<UciMove> {
+        let mut pos = self.clone();
+        moves
+            .iter()
+            .map(|&m| {
+                let uci = pos.to_uci(m);
+                pos = pos.play(m);
+                uci
+            })
+            .collect()
     }
 
     /// Parses a UCI move and checks that it is legal here.

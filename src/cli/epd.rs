@@ -2,22 +2,17 @@
 //! and prints solved/total — for one or several players in the same run, so that a peer
 //! such as Stockfish is measured exactly the same way.
 
-#![cfg_attr(
-    not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
-)]
-
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use shakmaty::san::San;
 
-use super::player::Player;
-use super::spec::EngineSpec;
+use super::{fail, progress, read};
 use crate::board::Game;
-use crate::epd::{EpdRecord, parse_file};
+use crate::board::epd::{self, EpdRecord};
+use crate::matches::player::Player;
+use crate::matches::spec::EngineSpec;
 use crate::search::Limits;
 
 #[derive(Debug, Args)]
@@ -38,18 +33,15 @@ pub struct EpdArgs {
 }
 
 pub fn run(args: &EpdArgs) -> ExitCode {
-    let text = match std::fs::read_to_string(&args.file) {
+    let text = match read(&args.file) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", args.file);
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail("epd", e),
     };
     let mut records = Vec::new();
-    for entry in parse_file(&text) {
-        match entry {
+    for line in epd::read(&text) {
+        match line.and_then(|l| EpdRecord::from_line(&l)) {
             Ok(r) => records.push(r),
-            Err((line, e)) => eprintln!("warning: {}:{line}: {e}; skipped", args.file),
+            Err(e) => eprintln!("warning: {}: {e}; skipped", args.file),
         }
     }
     let specs = if args.engines.is_empty() {
@@ -59,19 +51,12 @@ pub fn run(args: &EpdArgs) -> ExitCode {
     };
     let mut summary = Vec::new();
     for text in &specs {
-        let spec = match EngineSpec::parse(text) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        };
-        let mut player = match Player::start(&spec) {
+        let player = EngineSpec::parse(text)
+            .map_err(|e| e.to_string())
+            .and_then(|spec| Player::start(&spec).map_err(|e| format!("{}: {e}", spec.name)));
+        let mut player = match player {
             Ok(p) => p,
-            Err(e) => {
-                eprintln!("error: {}: {e}", spec.name);
-                return ExitCode::from(2);
-            }
+            Err(e) => return fail("epd", e),
         };
         let solved = run_suite(&mut player, &records, args);
         summary.push((player.name.clone(), solved));
@@ -89,11 +74,7 @@ pub fn run(args: &EpdArgs) -> ExitCode {
 }
 
 fn run_suite(player: &mut Player, records: &[EpdRecord], args: &EpdArgs) -> usize {
-    let bar = ProgressBar::new(records.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{prefix} {bar:40} {pos}/{len} solved {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = progress(records.len(), "{prefix} {bar:40} {pos}/{len} solved {msg}");
     bar.set_prefix(player.name.clone());
     let limits = Limits::movetime(args.movetime);
     let deadline = Duration::from_millis(args.movetime + 2000);
@@ -114,11 +95,9 @@ fn run_suite(player: &mut Player, records: &[EpdRecord], args: &EpdArgs) -> usiz
                 } else {
                     format!("bm {}", record.best_text)
                 };
-                format!(
-                    "{id:<10} {} {san:<7} {expected}  [{}]",
-                    if ok { "ok  " } else { "MISS" },
-                    thought.score.unwrap_or_default()
-                )
+                let score = thought.score.map(|s| s.to_string()).unwrap_or_default();
+                let verdict = if ok { "ok  " } else { "MISS" };
+                format!("{id:<10} {verdict} {san:<7} {expected}  [{score}]")
             }
             Err(e) => format!("{id:<10} ERR  {e}"),
         };

@@ -1,22 +1,19 @@
 //! The command line: no subcommand runs the UCI engine on stdin/stdout; the subcommands
-//! are the tools.
+//! are the tools. Each module here parses its arguments, calls the library, and prints.
 
 pub mod bench;
-pub mod critical;
 pub mod epd;
 pub mod matches;
 pub mod perft;
-pub mod player;
-pub mod spec;
-pub mod trap_check;
-pub mod trap_generate;
 pub mod traps;
 pub mod trees;
 pub mod uct_trace;
 
+use std::fmt::Display;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -39,7 +36,8 @@ enum Tool {
     Epd(epd::EpdArgs),
     /// Which moves walk into a forced mate within k plies (search traps, exact).
     Traps(traps::TrapsArgs),
-    /// Experiments on synthetic trees (growth, parity) and the chess backend comparison.
+    /// Experiments on synthetic trees (growth, parity, critical levels) and the chess
+    /// backend comparison.
     Trees(trees::TreesArgs),
     /// The value a UCT-family search gives one root move, iteration by iteration (CSV).
     UctTrace(uct_trace::TraceArgs),
@@ -61,6 +59,31 @@ pub fn main() -> ExitCode {
         Some(Tool::Traps(args)) => traps::run(&args),
         Some(Tool::Trees(args)) => trees::run(&args),
         Some(Tool::UctTrace(args)) => uct_trace::run(&args),
-        Some(Tool::Match(args)) => matches::run_cli(&args),
+        Some(Tool::Match(args)) => matches::run(&args),
     }
+}
+
+/// Reports a tool's failure on stderr; exit status 2.
+fn fail(tool: &str, e: impl Display) -> ExitCode {
+    eprintln!("{tool}: error: {e}");
+    ExitCode::from(2)
+}
+
+/// Reads a file the tool needs.
+fn read(path: &str) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))
+}
+
+/// Writes a file the tool produces.
+fn write(path: &str, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))
+}
+
+/// A progress bar of `len` steps with this template (`{bar}`, `{pos}`, `{msg}`, ...).
+fn progress(len: usize, template: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len as u64);
+    bar.set_style(
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
 }

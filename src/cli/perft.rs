@@ -1,19 +1,14 @@
 //! `searchlight perft`: one position (`--fen`, `--depth`, `--divide`) or a whole EPD suite
 //! (`--suite`), with timing in nodes per second.
 
-#![cfg_attr(
-    not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
-)]
-
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 
+use super::{fail, progress, read};
 use crate::board::Position;
-use crate::perft::{divide_parallel, parse_suite};
+use crate::board::perft::{count, divide_parallel, parse_suite};
 
 #[derive(Debug, Args)]
 pub struct PerftArgs {
@@ -43,17 +38,12 @@ pub fn run(args: &PerftArgs) -> ExitCode {
 }
 
 fn run_single(args: &PerftArgs) -> ExitCode {
-    let fen = args
-        .fen
-        .as_deref()
-        .unwrap_or("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-    let line = crate::perft::parse_suite_line(fen);
-    let pos = match line {
-        Ok(case) => case.position,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+    let pos = match &args.fen {
+        Some(fen) => match Position::from_fen_auto(fen) {
+            Ok(p) => p,
+            Err(e) => return fail("perft", e),
+        },
+        None => Position::startpos(),
     };
     let start = Instant::now();
     let counts = divide_parallel(pos.chess(), args.depth, args.threads);
@@ -76,43 +66,24 @@ fn run_single(args: &PerftArgs) -> ExitCode {
 }
 
 fn run_suite(path: &str, max_depth: u32, threads: usize) -> ExitCode {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: cannot read {path}: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let cases = match parse_suite(&text) {
+    let cases = match read(path).and_then(|t| parse_suite(&t).map_err(|e| e.to_string())) {
         Ok(c) => c,
-        Err((line, e)) => {
-            eprintln!("error: {path}:{line}: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail("perft", format!("{path}: {e}")),
     };
-    let bar = ProgressBar::new(cases.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = progress(cases.len(), "{bar:40} {pos}/{len} {elapsed} {msg}");
     let (mut passed, mut failed, mut nodes) = (0, 0, 0u64);
     let start = Instant::now();
-    for (i, case) in cases.iter().enumerate() {
-        let Some(&(depth, expected)) = case
-            .counts
-            .iter()
-            .filter(|(d, _)| *d <= max_depth)
-            .max_by_key(|(d, _)| *d)
-        else {
+    for case in &cases {
+        let fen = case.position.fen();
+        let Some((depth, expected)) = case.deepest(max_depth) else {
             bar.println(format!(
-                "{:>4} skip (no count at depth <= {max_depth}) {}",
-                i + 1,
-                case.fen
+                "{:>4} skip (no count at depth <= {max_depth}) {fen}",
+                case.line
             ));
             bar.inc(1);
             continue;
         };
-        let got = count(&case.position, depth, threads);
+        let got = count(case.position.chess(), depth, threads);
         nodes += got;
         let verdict = if got == expected {
             passed += 1;
@@ -123,9 +94,8 @@ fn run_suite(path: &str, max_depth: u32, threads: usize) -> ExitCode {
         };
         bar.suspend(|| {
             println!(
-                "{:>4} {verdict} D{depth} {got} (expected {expected}) {}",
-                i + 1,
-                case.fen
+                "{:>4} {verdict} D{depth} {got} (expected {expected}) {fen}",
+                case.line
             );
         });
         bar.inc(1);
@@ -141,14 +111,4 @@ fn run_suite(path: &str, max_depth: u32, threads: usize) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
-}
-
-fn count(pos: &Position, depth: u32, threads: usize) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    divide_parallel(pos.chess(), depth, threads)
-        .iter()
-        .map(|(_, n)| n)
-        .sum()
 }

@@ -1,23 +1,17 @@
-//! `searchlight traps`: which moves of the side to move walk into a forced mate (thesis
-//! §4.1–4.2), for one FEN or every position of an EPD file, with a summary of how many
-//! positions are at risk at each level. Positions are analysed one per worker thread.
-
-#![cfg_attr(
-    not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
-)]
+//! `searchlight traps`: which moves of the side to move walk into a forced mate, for one
+//! FEN or every position of a file, with a summary of the share at risk per level; the
+//! backend check; and `traps generate`, the semi-random-games measurement.
 
 use std::process::ExitCode;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
-use shakmaty::CastlingMode;
 
-use crate::board::Position;
-use crate::traps::{Analysis, analyse};
+use super::{fail, progress, read, write};
+use crate::board::{Position, epd};
+use crate::experiments::trap_check::{CheckReport, check_backends, parse_budget};
+use crate::experiments::trap_generate::{self, GenerateSpec};
+use crate::traps::{Analysis, analyse_all};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -34,7 +28,7 @@ pub struct TrapsArgs {
     /// One position.
     #[arg(long, conflicts_with = "epd")]
     pub fen: Option<String>,
-    /// An EPD (or plain FEN-per-line) file; only the first four fields of a line are read.
+    /// An EPD (or FEN-per-line) file.
     #[arg(long)]
     pub epd: Option<String>,
     /// Deepest trap level (odd plies of the opponent's forced mate).
@@ -56,48 +50,54 @@ pub struct TrapsArgs {
 
 #[derive(Debug, clap::Subcommand)]
 pub enum TrapsCommand {
-    /// The thesis' measurement: semi-random games, positions at given plies analysed.
-    Generate(super::trap_generate::GenerateArgs),
+    /// Semi-random games, the positions at given plies analysed (the thesis' measurement).
+    Generate(GenerateArgs),
 }
 
-/// The levels the summary reports.
-const LEVELS: [u8; 4] = [1, 3, 5, 7];
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Plies at which the position is analysed.
+    #[arg(long, value_delimiter = ',', default_value = "15,31,47,63")]
+    pub plies: Vec<usize>,
+    #[arg(long, default_value_t = 0.33)]
+    pub random_prob: f64,
+    /// Depth of the `pvs` moves.
+    #[arg(long, default_value_t = 8)]
+    pub depth: u32,
+    #[arg(long, default_value_t = 7)]
+    pub max_level: u8,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    #[arg(long, default_value = "traps-generate.csv")]
+    pub csv: String,
+    #[arg(long, default_value = "traps-generate.svg")]
+    pub svg: String,
+}
 
 pub fn run(args: &TrapsArgs) -> ExitCode {
     if let Some(TrapsCommand::Generate(g)) = &args.command {
-        return match super::trap_generate::run(g) {
+        return match generate(g) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("traps generate: {e}");
-                ExitCode::from(2)
-            }
+            Err(e) => fail("traps generate", e),
         };
     }
-    let mut skipped = Vec::new();
-    let positions: Vec<(usize, Position)> = match (&args.fen, &args.epd) {
-        (Some(fen), _) => match Position::from_fen(fen.trim(), CastlingMode::Standard) {
-            Ok(p) => vec![(1, p)],
-            Err(e) => {
-                eprintln!("traps: --fen: {e}");
-                return ExitCode::from(2);
-            }
-        },
-        (None, Some(path)) => match std::fs::read_to_string(path) {
-            Ok(text) => read_positions(&text, &mut skipped),
-            Err(e) => {
-                eprintln!("traps: cannot read {path}: {e}");
-                return ExitCode::from(2);
-            }
-        },
-        (None, None) => {
-            eprintln!("traps: give --fen FEN or --epd FILE");
-            return ExitCode::from(2);
-        }
+    let positions = match read_positions(args) {
+        Ok(p) => p,
+        Err(e) => return fail("traps", e),
     };
-    for (line, reason) in &skipped {
-        eprintln!("traps: line {line} skipped: {reason}");
-    }
-    let results = analyse_all(&positions, args.max_level, args.threads.max(1));
+    let bar = if positions.len() > 1 {
+        progress(positions.len(), "traps {bar:40} {pos}/{len} {msg}")
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let results = analyse_all(&positions, args.max_level, args.threads.max(1), || {
+        bar.inc(1)
+    });
+    bar.finish_and_clear();
     match args.format {
         Format::Table => print_table(&results),
         Format::Csv => print_csv(&results),
@@ -110,80 +110,43 @@ pub fn run(args: &TrapsArgs) -> ExitCode {
         }
     }
     if args.format == Format::Table || args.epd.is_some() {
-        summary(&results, skipped.len(), args.max_level);
+        summary(&results, args.max_level);
     }
-    if !args.check_backends.is_empty() {
-        let positions: Vec<(usize, &Position)> = positions.iter().map(|(l, p)| (*l, p)).collect();
-        if let Err(e) = super::trap_check::run(
-            &results,
-            &positions,
-            &args.check_backends,
-            &args.budget,
-            args.format,
-        ) {
-            eprintln!("traps: {e}");
-            return ExitCode::from(2);
+    if args.check_backends.is_empty() {
+        return ExitCode::SUCCESS;
+    }
+    let positions: Vec<(usize, &Position)> = positions.iter().map(|(l, p)| (*l, p)).collect();
+    let report = parse_budget(&args.budget)
+        .and_then(|limits| check_backends(&results, &positions, &args.check_backends, &limits));
+    match report {
+        Ok(report) => {
+            print_checks(&report, args);
+            ExitCode::SUCCESS
         }
+        Err(e) => fail("traps", e),
     }
-    ExitCode::SUCCESS
 }
 
-/// Positions with their line numbers; unreadable lines are recorded, not fatal.
-pub fn read_positions(text: &str, skipped: &mut Vec<(usize, String)>) -> Vec<(usize, Position)> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
-        let fen = format!("{} 0 1", fields.join(" "));
-        match Position::from_fen(&fen, CastlingMode::Standard) {
-            Ok(p) => out.push((i + 1, p)),
-            Err(e) => skipped.push((i + 1, e.to_string())),
-        }
-    }
-    out
-}
-
-fn analyse_all(
-    positions: &[(usize, Position)],
-    max_level: u8,
-    threads: usize,
-) -> Vec<(usize, Analysis)> {
-    let bar = if positions.len() > 1 {
-        let bar = ProgressBar::new(positions.len() as u64);
-        bar.set_style(
-            ProgressStyle::with_template("traps {bar:40} {pos}/{len} {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    let next = AtomicUsize::new(0);
-    let results = Mutex::new(Vec::with_capacity(positions.len()));
-    std::thread::scope(|s| {
-        for _ in 0..threads.min(positions.len()).max(1) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((line, pos)) = positions.get(i) else {
-                        break;
-                    };
-                    let a = analyse(pos, max_level);
-                    if let Ok(mut r) = results.lock() {
-                        r.push((*line, a));
-                    }
-                    bar.inc(1);
+/// The positions with their line numbers; unreadable lines of a file are reported and
+/// skipped.
+fn read_positions(args: &TrapsArgs) -> Result<Vec<(usize, Position)>, String> {
+    match (&args.fen, &args.epd) {
+        (Some(fen), _) => Position::from_fen_auto(fen)
+            .map(|p| vec![(1, p)])
+            .map_err(|e| format!("--fen: {e}")),
+        (None, Some(path)) => {
+            let text = read(path)?;
+            let mut out = Vec::new();
+            for line in epd::read(&text) {
+                match line {
+                    Ok(l) => out.push((l.line, l.position)),
+                    Err(e) => eprintln!("traps: {e}; skipped"),
                 }
-            });
+            }
+            Ok(out)
         }
-    });
-    bar.finish_and_clear();
-    let mut results = results.into_inner().unwrap_or_default();
-    results.sort_by_key(|(line, _)| *line);
-    results
+        (None, None) => Err("give --fen FEN or --epd FILE".into()),
+    }
 }
 
 fn print_table(results: &[(usize, Analysis)]) {
@@ -198,16 +161,11 @@ fn print_table(results: &[(usize, Analysis)]) {
             a.traps.len(),
             a.legal_moves,
             a.nodes,
-            a.time.as_secs_f64() * 1000.0
+            millis(a.time)
         );
         for t in &a.traps {
-            println!(
-                "    {:<8} {:<6} level {}  {}",
-                t.san,
-                t.uci,
-                t.level,
-                t.line.join(" ")
-            );
+            let line = t.line.join(" ");
+            println!("    {:<8} {:<6} level {}  {line}", t.san, t.uci, t.level);
         }
     }
 }
@@ -215,51 +173,111 @@ fn print_table(results: &[(usize, Analysis)]) {
 fn print_csv(results: &[(usize, Analysis)]) {
     println!("line,fen,legal_moves,trap_san,trap_uci,level,refutation,nodes,time_ms");
     for (line, a) in results {
+        let head = format!("{line},\"{}\",{}", a.fen, a.legal_moves);
+        let tail = format!("{},{:.1}", a.nodes, millis(a.time));
         if a.traps.is_empty() {
-            println!(
-                "{line},\"{}\",{},,,,,{},{:.1}",
-                a.fen,
-                a.legal_moves,
-                a.nodes,
-                a.time.as_secs_f64() * 1000.0
-            );
+            println!("{head},,,,,{tail}");
         }
         for t in &a.traps {
-            println!(
-                "{line},\"{}\",{},{},{},{},{},{},{:.1}",
-                a.fen,
-                a.legal_moves,
-                t.san,
-                t.uci,
-                t.level,
-                t.line.join(" "),
-                a.nodes,
-                a.time.as_secs_f64() * 1000.0
-            );
+            let refutation = t.line.join(" ");
+            println!("{head},{},{},{},{refutation},{tail}", t.san, t.uci, t.level);
         }
     }
 }
 
-fn summary(results: &[(usize, Analysis)], skipped: usize, max_level: u8) {
+fn millis(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn summary(results: &[(usize, Analysis)], max_level: u8) {
     let n = results.len().max(1) as f64;
-    eprintln!();
-    eprintln!(
-        "{} positions analysed, {skipped} lines skipped; share at risk:",
-        results.len()
-    );
-    for k in LEVELS.iter().filter(|&&k| k <= max_level) {
-        let at = results.iter().filter(|(_, a)| a.at_risk_within(*k)).count();
+    eprintln!("\n{} positions analysed; share at risk:", results.len());
+    for k in trap_generate::levels(max_level) {
+        let at = results.iter().filter(|(_, a)| a.at_risk_within(k)).count();
         eprintln!("  level <= {k}: {at:>5} ({:.1}%)", 100.0 * at as f64 / n);
     }
     let mut times: Vec<Duration> = results.iter().map(|(_, a)| a.time).collect();
     times.sort();
     if let Some(median) = times.get(times.len() / 2) {
         let total: Duration = times.iter().sum();
+        let max = times.last().map_or(0.0, |t| millis(*t));
         eprintln!(
-            "time per position: median {:.1} ms, mean {:.1} ms, max {:.1} ms",
-            median.as_secs_f64() * 1000.0,
-            total.as_secs_f64() * 1000.0 / n,
-            times.last().map_or(0.0, |t| t.as_secs_f64() * 1000.0)
+            "time per position: median {:.1} ms, mean {:.1} ms, max {max:.1} ms",
+            millis(*median),
+            millis(total) / n,
         );
     }
+}
+
+fn print_checks(report: &CheckReport, args: &TrapsArgs) {
+    if args.format == Format::Json {
+        match serde_json::to_string_pretty(&report.checks) {
+            Ok(s) => println!("{s}"),
+            Err(e) => eprintln!("traps: {e}"),
+        }
+    } else {
+        println!(
+            "\n| line | backend | chosen | trap? | value of chosen | trap move (level) | value of trap move |"
+        );
+        println!("| ---: | --- | --- | --- | ---: | --- | ---: |");
+        for c in &report.checks {
+            let trap = c.trap_level.map_or("no".into(), |l| format!("level {l}"));
+            println!(
+                "| {} | {} | {} | {trap} | {} | {} ({}) | {} |",
+                c.line,
+                c.backend,
+                c.chosen,
+                c.value_chosen,
+                c.trap_move,
+                c.shallowest,
+                c.value_trap
+            );
+        }
+    }
+    eprintln!(
+        "\nfell into a trap, of {} positions at risk (budget {}):",
+        report.at_risk, args.budget
+    );
+    for (name, n) in &report.fell {
+        eprintln!("  {name:<14} {n:>4}");
+    }
+}
+
+fn generate(args: &GenerateArgs) -> Result<(), String> {
+    let spec = GenerateSpec {
+        games: args.games,
+        plies: args.plies.clone(),
+        random_prob: args.random_prob,
+        depth: args.depth,
+        max_level: args.max_level,
+        seed: args.seed,
+        threads: args.threads.max(1),
+    };
+    let bar = progress(args.games, "{bar:40} {pos}/{len} {elapsed}");
+    let samples = trap_generate::generate(&spec, || bar.inc(1)).map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    let levels = trap_generate::levels(args.max_level);
+    let shares = trap_generate::shares(&samples, &args.plies, &levels);
+    write(&args.csv, &trap_generate::samples_csv(&samples))?;
+    println!(
+        "{} semi-random games (random move with probability {}, else pvs depth {}), seed {}",
+        args.games, args.random_prob, args.depth, args.seed
+    );
+    let header: String = levels
+        .iter()
+        .map(|k| format!(" at risk, level <= {k} |"))
+        .collect();
+    println!("| ply | positions |{header}");
+    println!("|{}", " --- |".repeat(levels.len() + 2));
+    for s in &shares {
+        let cells: String = s
+            .at_risk
+            .iter()
+            .map(|&(k, n)| format!(" {:.1}% ({n}) |", s.percent(k)))
+            .collect();
+        println!("| {} | {} |{cells}", s.ply, s.positions);
+    }
+    write(&args.svg, &trap_generate::chart(&shares, &levels))?;
+    println!("wrote {} and {}", args.csv, args.svg);
+    Ok(())
 }

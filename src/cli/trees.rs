@@ -1,28 +1,19 @@
-//! `searchlight trees`: the papers' experiments on synthetic trees, and the chess comparison.
-//! - `growth`: leaves evaluated against tree height on uniform random trees, per algorithm,
-//!   with a fit `a * base^h` (seed 000 §4, Figure 1a), as CSV and an SVG picture;
-//! - `parity`: on {0,1}-valued binary trees, the share of trees where FSSS and MT-SSS*
-//!   evaluate strictly fewer leaves than alpha-beta, by height parity (seed 000 Figure 1b);
-//! - `chess`: nodes, leaf evaluations and time of the chess backends to fixed depths on the
-//!   bench positions;
-//! - `critical`: UCT and UCTMAX-H on trees with critical levels (thesis §5.2; in
-//!   `critical.rs`).
+//! `searchlight trees`: the experiments on synthetic trees (`growth`, `parity`,
+//! `critical`) and the chess comparison (`chess`), printed as tables, with CSV and SVG
+//! files for the synthetic ones.
 
-#![cfg_attr(
-    not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
-)]
-
-use std::fmt::Write as _;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::{Args, Subcommand};
 
-use crate::plot::{Series, bar_chart, exponential_fit, line_chart};
-use crate::search::bounds::MapBounds;
-use crate::search::solve::{Algorithm, NAMES, solve};
-use crate::tree::{GameTree, RandomTree, ValueRange};
+use super::{fail, write};
+use crate::experiments::bench::POSITIONS;
+use crate::experiments::critical::{CriticalSpec, critical, critical_csv};
+use crate::experiments::plot::{Series, bar_chart, exponential_fit, line_chart};
+use crate::experiments::trees::{
+    GrowthSpec, ParityRow, growth, parity, parity_csv, parse_algorithms,
+};
+use crate::tree::ValueRange;
 
 #[derive(Debug, Args)]
 pub struct TreesArgs {
@@ -38,14 +29,14 @@ pub enum Experiment {
     Parity(ParityArgs),
     /// Nodes, leaf evaluations and time of chess backends to a fixed depth (bench positions).
     Chess(ChessArgs),
-    /// UCT and UCTMAX-H on binary trees with critical levels (thesis §5.2): iterations
-    /// until the root value stays >= 0.7, as CSV, a table with fits, and an SVG chart.
-    Critical(super::critical::CriticalArgs),
+    /// UCT and UCTMAX-H on binary trees with critical levels: iterations until the root
+    /// value stays >= tau, as CSV, a table with fits, and an SVG chart.
+    Critical(CriticalArgs),
 }
 
 #[derive(Debug, Args)]
 pub struct GrowthArgs {
-    /// Comma-separated algorithms (see `--help` of `trees`; e.g. alphabeta,sss,fsss).
+    /// Comma-separated algorithms (e.g. alphabeta,sss,fsss).
     #[arg(
         long,
         default_value = "alphabeta,sss,fsss,rollout-ab,rollout-sss,rollout-random,rollout-uct"
@@ -65,10 +56,8 @@ pub struct GrowthArgs {
     pub range: String,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Where to write one CSV row per (algorithm, tree).
     #[arg(long, default_value = "trees-growth.csv")]
     pub csv: String,
-    /// Where to write the picture.
     #[arg(long, default_value = "trees-growth.svg")]
     pub svg: String,
 }
@@ -106,147 +95,92 @@ pub struct ChessArgs {
     pub hash: u32,
 }
 
+#[derive(Debug, Args)]
+pub struct CriticalArgs {
+    #[arg(long, default_value_t = 16)]
+    pub height: u32,
+    /// A first critical level at this depth; the second varies over the even depths
+    /// below the height. Without it, a single critical level varies.
+    #[arg(long)]
+    pub first: Option<u32>,
+    /// Trees (seeds) per configuration.
+    #[arg(long, default_value_t = 5)]
+    pub seeds: u64,
+    /// Iterations per search; a search still below tau at the end has not converged.
+    #[arg(long, default_value_t = 200_000)]
+    pub max_iterations: u64,
+    #[arg(long, default_value_t = 0.7)]
+    pub tau: f32,
+    /// The UCB1 exploration constant.
+    #[arg(long, default_value_t = 0.4)]
+    pub c: f32,
+    #[arg(long, default_value = "critical.csv")]
+    pub csv: String,
+    #[arg(long, default_value = "critical.svg")]
+    pub svg: String,
+}
+
 pub fn run(args: &TreesArgs) -> ExitCode {
     let outcome = match &args.experiment {
-        Experiment::Growth(a) => growth(a),
-        Experiment::Parity(a) => parity(a),
-        Experiment::Chess(a) => chess(a),
-        Experiment::Critical(a) => return super::critical::run(a),
+        Experiment::Growth(a) => run_growth(a),
+        Experiment::Parity(a) => run_parity(a),
+        Experiment::Chess(a) => run_chess(a),
+        Experiment::Critical(a) => run_critical(a),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("trees: {e}");
-            ExitCode::FAILURE
-        }
+        Err(e) => fail("trees", e),
     }
 }
 
-/// One measured run of an algorithm on a tree.
-struct Measure {
-    value: i32,
-    leaves: u64,
-    nodes: u64,
-    micros: u128,
-}
-
-fn measure(algorithm: Algorithm, tree: &RandomTree) -> Measure {
-    let mut t = tree.clone();
-    let root = t.root();
-    let start = Instant::now();
-    let value = solve(algorithm, &mut t, &root, &mut MapBounds::default());
-    Measure {
-        value,
-        leaves: t.leaves().count(),
-        nodes: t.nodes(),
-        micros: start.elapsed().as_micros(),
-    }
-}
-
-fn parse_algorithms(list: &str) -> Result<Vec<(String, Algorithm)>, String> {
-    list.split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|name| {
-            Algorithm::parse(name, 1, 1000)
-                .map(|a| (name.to_string(), a))
-                .ok_or_else(|| format!("unknown algorithm '{name}' (known: {})", NAMES.join(", ")))
-        })
-        .collect()
-}
-
-fn write_file(path: &str, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))
-}
-
-fn tree_seed(base: u64, h: u32, i: u64) -> u64 {
-    crate::tree::synthetic::splitmix(base ^ (u64::from(h) << 32) ^ i)
-}
-
-fn growth(args: &GrowthArgs) -> Result<(), String> {
-    let algorithms = parse_algorithms(&args.algorithms)?;
-    let range = ValueRange::parse(&args.range)?;
-    if args.branching < 2
-        || f64::from(args.max_height) * f64::from(args.branching).log2() > 40.0
-        || args.min_height > args.max_height
-    {
-        return Err("tree too large or heights out of order (b^h must stay below 2^40)".into());
-    }
-    let mut csv = String::from("algorithm,b,h,range,seed,value,leaves,nodes,time_us\n");
-    let mut means: Vec<Vec<(f64, f64)>> = vec![Vec::new(); algorithms.len()];
+fn run_growth(args: &GrowthArgs) -> Result<(), String> {
+    let algorithms = parse_algorithms(&args.algorithms).map_err(|e| e.to_string())?;
+    let spec = GrowthSpec {
+        branching: args.branching,
+        min_height: args.min_height,
+        max_height: args.max_height,
+        trees: args.trees,
+        range: ValueRange::parse(&args.range)?,
+        seed: args.seed,
+    };
     println!(
-        "mean leaves evaluated, b={} {range} leaves, {} trees per height",
-        args.branching, args.trees
+        "mean leaves evaluated, b={} {} leaves, {} trees per height",
+        spec.branching, spec.range, spec.trees
     );
-    print!("{:>3}", "h");
-    for (name, _) in &algorithms {
-        print!(" {name:>14}");
-    }
-    println!();
-    for h in args.min_height..=args.max_height {
-        print!("{h:>3}");
-        for (k, (name, alg)) in algorithms.iter().enumerate() {
-            let mut total = 0u64;
-            for i in 0..args.trees {
-                let seed = tree_seed(args.seed, h, i);
-                let tree = RandomTree::new(args.branching, h, range, seed);
-                let m = measure(*alg, &tree);
-                total += m.leaves;
-                let _ = writeln!(
-                    csv,
-                    "{name},{},{h},{range},{seed},{},{},{},{}",
-                    args.branching, m.value, m.leaves, m.nodes, m.micros
-                );
-            }
-            let mean = total as f64 / args.trees.max(1) as f64;
-            means[k].push((f64::from(h), mean));
-            print!(" {mean:>14.1}");
-        }
-        println!();
-    }
+    let names: String = algorithms
+        .iter()
+        .map(|(n, _)| format!(" {n:>14}"))
+        .collect();
+    println!("{:>3}{names}", "h");
+    let result = growth(&spec, &algorithms, |h, means| {
+        let cells: String = means.iter().map(|m| format!(" {m:>14.1}")).collect();
+        println!("{h:>3}{cells}");
+    })
+    .map_err(|e| e.to_string())?;
     println!("\nfit of mean leaves = a * base^h:");
-    let mut series = Vec::new();
-    for ((name, _), points) in algorithms.iter().zip(means) {
-        match exponential_fit(&points) {
-            Some((a, base, r2)) => {
-                println!("  {name:<15} {a:.3} * {base:.4}^h   (r² {r2:.4})")
-            }
+    for (name, fit) in result.fits() {
+        match fit {
+            Some((a, base, r2)) => println!("  {name:<15} {a:.3} * {base:.4}^h   (r² {r2:.4})"),
             None => println!("  {name:<15} too few points to fit"),
         }
-        series.push(Series {
-            name: name.clone(),
-            points,
-        });
     }
-    write_file(&args.csv, &csv)?;
+    write(&args.csv, &result.csv)?;
+    let series: Vec<Series> = result
+        .means
+        .into_iter()
+        .map(|(name, points)| Series { name, points })
+        .collect();
     let title = format!(
-        "Leaves evaluated vs height (b={}, {range} values, mean of {})",
-        args.branching, args.trees
+        "Leaves evaluated vs height (b={}, {} values, mean of {})",
+        spec.branching, spec.range, spec.trees
     );
-    write_file(
-        &args.svg,
-        &line_chart(&title, "height h", "leaves (log scale)", &series, true),
-    )?;
+    let chart = line_chart(&title, "height h", "leaves (log scale)", &series, true);
+    write(&args.svg, &chart)?;
     println!("\nwrote {} and {}", args.csv, args.svg);
     Ok(())
 }
 
-fn parity(args: &ParityArgs) -> Result<(), String> {
-    if args.max_height > 30 || args.min_height > args.max_height {
-        return Err("heights must be ordered and at most 30".into());
-    }
-    let ab = Algorithm::AlphaBeta;
-    let fsss = Algorithm::Fsss { restart: false };
-    let sss = Algorithm::Mt(
-        crate::search::mt::Driver::Sss,
-        crate::search::mt::TestProcedure::Double,
-    );
-    let mut csv = String::from("h,parity,trees,fsss_fewer,sss_fewer,fsss_share,sss_share\n");
-    // [odd, even] x [trees, fsss fewer, sss fewer]
-    let mut by_parity = [[0u64; 3]; 2];
-    let mut categories = Vec::new();
-    let mut fsss_series = Vec::new();
-    let mut sss_series = Vec::new();
+fn run_parity(args: &ParityArgs) -> Result<(), String> {
     println!(
         "binary trees with {{0,1}} leaves, {} trees per height",
         args.trees
@@ -255,94 +189,141 @@ fn parity(args: &ParityArgs) -> Result<(), String> {
         "{:>3} {:>6} {:>16} {:>16}",
         "h", "parity", "FSSS < alpha-beta", "MT-SSS* < a-b"
     );
-    for h in args.min_height..=args.max_height {
-        let (mut f, mut s) = (0u64, 0u64);
-        for i in 0..args.trees {
-            let tree = RandomTree::new(2, h, ValueRange::Binary, tree_seed(args.seed, h, i));
-            let base = measure(ab, &tree).leaves;
-            f += u64::from(measure(fsss, &tree).leaves < base);
-            s += u64::from(measure(sss, &tree).leaves < base);
-        }
-        let odd = h % 2 == 1;
-        let p = if odd { "odd" } else { "even" };
-        let n = args.trees.max(1) as f64;
-        println!(
-            "{h:>3} {p:>6} {:>15.1}% {:>15.1}%",
-            100.0 * f as f64 / n,
-            100.0 * s as f64 / n
-        );
-        let _ = writeln!(
-            csv,
-            "{h},{p},{},{f},{s},{:.4},{:.4}",
-            args.trees,
-            f as f64 / n,
-            s as f64 / n
-        );
-        let slot = &mut by_parity[usize::from(!odd)];
-        slot[0] += args.trees;
-        slot[1] += f;
-        slot[2] += s;
-        categories.push(format!("{h}"));
-        fsss_series.push((f64::from(h), 100.0 * f as f64 / n));
-        sss_series.push((f64::from(h), 100.0 * s as f64 / n));
-    }
-    for (name, [n, f, s]) in ["odd", "even"].iter().zip(by_parity) {
+    let share = |k: u64, n: u64| 100.0 * k as f64 / n.max(1) as f64;
+    let heights = args.min_height..=args.max_height;
+    let rows = parity(heights, args.trees, args.seed, |r| {
+        let p = if r.odd() { "odd" } else { "even" };
+        let (f, s) = (share(r.fsss_fewer, r.trees), share(r.sss_fewer, r.trees));
+        println!("{:>3} {p:>6} {f:>15.1}% {s:>15.1}%", r.h);
+    })
+    .map_err(|e| e.to_string())?;
+    for odd in [true, false] {
+        let of: Vec<_> = rows.iter().filter(|r| r.odd() == odd).collect();
+        let n: u64 = of.iter().map(|r| r.trees).sum();
         if n > 0 {
+            let f: u64 = of.iter().map(|r| r.fsss_fewer).sum();
+            let s: u64 = of.iter().map(|r| r.sss_fewer).sum();
+            let name = if odd { "odd" } else { "even" };
             println!(
                 "all {name:<4} heights: FSSS fewer in {:.1}%, MT-SSS* fewer in {:.1}% of {n} trees",
-                100.0 * f as f64 / n as f64,
-                100.0 * s as f64 / n as f64
+                share(f, n),
+                share(s, n)
             );
         }
     }
-    write_file(&args.csv, &csv)?;
-    let series = [
-        Series {
-            name: "FSSS".into(),
-            points: fsss_series,
-        },
-        Series {
-            name: "MT-SSS*".into(),
-            points: sss_series,
-        },
-    ];
+    write(&args.csv, &parity_csv(&rows))?;
+    let categories: Vec<String> = rows.iter().map(|r| r.h.to_string()).collect();
+    let series = |name: &str, count: fn(&ParityRow) -> u64| Series {
+        name: name.into(),
+        points: rows
+            .iter()
+            .map(|r| (f64::from(r.h), share(count(r), r.trees)))
+            .collect(),
+    };
     let chart = bar_chart(
         "% of {0,1} binary trees with strictly fewer leaves than alpha-beta, by height",
         "% of trees",
         &categories,
-        &series,
+        &[
+            series("FSSS", |r| r.fsss_fewer),
+            series("MT-SSS*", |r| r.sss_fewer),
+        ],
     );
-    write_file(&args.svg, &chart)?;
+    write(&args.svg, &chart)?;
     println!("wrote {} and {}", args.csv, args.svg);
     Ok(())
 }
 
-fn chess(args: &ChessArgs) -> Result<(), String> {
+fn run_chess(args: &ChessArgs) -> Result<(), String> {
     println!(
         "bench positions ({}), one thread, {} MB, iterative deepening to depth {}",
-        super::bench::POSITIONS.len(),
+        POSITIONS.len(),
         args.hash,
         args.depth
     );
     println!("| backend | nodes | leaf evaluations | time (s) |");
     println!("| --- | ---: | ---: | ---: |");
-    for name in args
+    let backends: Vec<&str> = args
         .backends
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
-    {
-        let totals = super::bench::bench(name, args.depth, args.hash, |_, _, _, _| {})?;
-        let leaves = if totals.leaves == 0 {
+        .collect();
+    crate::experiments::trees::chess(&backends, args.depth, args.hash, |name, t| {
+        let leaves = if t.leaves == 0 {
             "—".to_string()
         } else {
-            totals.leaves.to_string()
+            t.leaves.to_string()
         };
+        let secs = t.time.as_secs_f64();
+        println!("| `{name}` | {} | {leaves} | {secs:.2} |", t.nodes);
+    })
+    .map_err(|e| e.to_string())
+}
+
+fn run_critical(args: &CriticalArgs) -> Result<(), String> {
+    let spec = CriticalSpec {
+        height: args.height,
+        first: args.first,
+        seeds: args.seeds,
+        max_iterations: args.max_iterations,
+        tau: args.tau,
+        c: args.c,
+    };
+    println!(
+        "height {}, tau {}, c {}, {} trees per point, at most {} iterations",
+        args.height, args.tau, args.c, args.seeds, args.max_iterations
+    );
+    println!("| algorithm | critical levels | median iterations | converged |");
+    println!("| --- | --- | --- | --- |");
+    let rows = critical(&spec, |r| {
+        let levels: Vec<String> = r.levels.iter().map(u32::to_string).collect();
+        let median = r.median().map_or("-".to_string(), |m| m.to_string());
+        let (n, seeds) = (r.converged(), args.seeds);
         println!(
-            "| `{name}` | {} | {leaves} | {:.2} |",
-            totals.nodes,
-            totals.time.as_secs_f64()
+            "| {} | {} | {median} | {n}/{seeds} |",
+            r.algorithm,
+            levels.join(" ")
         );
+    })
+    .map_err(|e| e.to_string())?;
+    let mut series: Vec<Series> = Vec::new();
+    for r in &rows {
+        if series.last().is_none_or(|s| s.name != r.algorithm) {
+            series.push(Series {
+                name: r.algorithm.to_string(),
+                points: Vec::new(),
+            });
+        }
+        if let (Some(m), Some(s)) = (r.median(), series.last_mut()) {
+            s.points.push((f64::from(r.depth), m as f64));
+        }
     }
+    for Series { name, points } in &series {
+        // Iterations grow like a * N^(d/2): the base per two plies, as the thesis fits it.
+        let halves: Vec<(f64, f64)> = points.iter().map(|&(d, y)| (d / 2.0, y)).collect();
+        match exponential_fit(&halves) {
+            Some((a, base, _)) => println!("{name}: median iterations ~ {a:.1} * {base:.2}^(d/2)"),
+            None => println!("{name}: too few converged points to fit"),
+        }
+    }
+    let x_label = match args.first {
+        Some(f) => format!("depth of the second critical level (first at {f})"),
+        None => "depth of the critical level".to_string(),
+    };
+    let title = format!(
+        "Iterations until the root value stays >= {} (binary trees, height {})",
+        args.tau, args.height
+    );
+    let svg = line_chart(
+        &title,
+        &x_label,
+        "median iterations (log scale)",
+        &series,
+        true,
+    );
+    write(&args.csv, &critical_csv(&rows))?;
+    write(&args.svg, &svg)?;
+    println!("wrote {} and {}", args.csv, args.svg);
     Ok(())
 }

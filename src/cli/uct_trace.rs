@@ -1,21 +1,16 @@
 //! `searchlight uct-trace`: how a UCT-family search values one root move of a position as
-//! the iterations go by (thesis §4.3: UCT rates a move into a level-5 or level-7 trap
-//! nearly as high as the best move). CSV on stdout, one row every `--every` iterations.
-
-#![cfg_attr(
-    not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
-)]
+//! the iterations go by. CSV on stdout, one row every `--every` iterations.
 
 use std::process::ExitCode;
 
 use clap::Args;
-use shakmaty::CastlingMode;
 
+use super::fail;
 use crate::board::{Game, Material, Position};
-use crate::search::uct::domain::LeafEstimate;
-use crate::search::uct::experiment::{TraceSpec, trace_move};
+use crate::experiments::uct_trace::{TraceSpec, trace_move};
+use crate::search::uct::playout::{LeafEstimate, Scale};
 use crate::search::uct::search::{Backup, Config};
+use crate::tree::chess::Estimate;
 
 #[derive(Debug, Args)]
 pub struct TraceArgs {
@@ -45,58 +40,44 @@ pub struct TraceArgs {
 }
 
 pub fn run(args: &TraceArgs) -> ExitCode {
-    // Standard castling notation unless the castling rights only make sense in Chess960.
-    let parsed = Position::from_fen(&args.fen, CastlingMode::Standard)
-        .or_else(|_| Position::from_fen(&args.fen, CastlingMode::Chess960));
-    let pos = match parsed {
+    let pos = match Position::from_fen_auto(&args.fen) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail("uct-trace", e),
     };
     let traced = match pos.parse_uci(&args.mv) {
         Ok(m) => m,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail("uct-trace", e),
     };
     let (backup, leaf) = match args.search.as_str() {
         "uct" => (Backup::Average, LeafEstimate::Playout(args.playout_cap)),
-        "ucth" => (Backup::Average, LeafEstimate::Eval),
-        "uctmaxh" => (Backup::Minimax, LeafEstimate::Eval),
+        "ucth" => (Backup::Average, LeafEstimate::Heuristic),
+        "uctmaxh" => (Backup::Minimax, LeafEstimate::Heuristic),
         other => {
-            eprintln!("error: --search '{other}': expected uct, ucth or uctmaxh");
-            return ExitCode::from(2);
+            let e = format!("--search '{other}': expected uct, ucth or uctmaxh");
+            return fail("uct-trace", e);
         }
     };
     let spec = TraceSpec {
-        leaf,
         config: Config {
             c: args.c,
             backup,
             solver: false,
+            leaf,
+            scale: Scale::Centipawns,
         },
+        estimate: Estimate::Static,
         memory_bytes: args.memory << 20,
         iterations: args.iterations,
         every: args.every,
     };
-    let game = Game::new(pos.clone());
-    let rows = trace_move(&game, &Material, traced, &spec);
+    // The research baseline: the traces reproduce with `Eval=material`.
+    let rows = trace_move(&Game::new(pos.clone()), &Material, traced, &spec);
     println!("iteration,move,visits,value,best,best_visits,best_value,root_value");
     for r in rows {
         let best = r.best.map_or(String::new(), |m| pos.to_uci(m).to_string());
         println!(
-            "{},{},{},{:.4},{},{},{:.4},{:.4}",
-            r.iteration,
-            args.mv,
-            r.visits,
-            r.value,
-            best,
-            r.best_visits,
-            r.best_value,
-            r.root_value
+            "{},{},{},{:.4},{best},{},{:.4},{:.4}",
+            r.iteration, args.mv, r.visits, r.value, r.best_visits, r.best_value, r.root_value
         );
     }
     ExitCode::SUCCESS

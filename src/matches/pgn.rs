@@ -4,10 +4,9 @@
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use shakmaty::CastlingMode;
 use shakmaty::Position as _;
 use shakmaty::san::SanPlus;
-
-use shakmaty::CastlingMode;
 
 use super::{GameRecord, Outcome};
 use crate::board::Position;
@@ -74,7 +73,7 @@ pub fn render(game: &GameRecord, event: &str, date: &str) -> String {
         tag("SetUp", "1");
         tag("FEN", &fen);
     }
-    tag("Termination", &game.termination);
+    tag("Termination", &game.termination.to_string());
     tag("PlyCount", &game.moves.len().to_string());
     s.push('\n');
 
@@ -226,7 +225,7 @@ mod tests {
             start,
             moves,
             outcome: Outcome::Draw,
-            termination: "adjudication: draw".into(),
+            termination: crate::matches::Termination::AdjudicatedDraw,
             round: "1".into(),
             white_tc: "5+0.05".into(),
             black_tc: "5+0.05".into(),

@@ -3,13 +3,12 @@
 //! completed iteration, and keep the best move of the last completed one when stopped.
 
 use shakmaty::Move;
-use shakmaty::uci::UciMove;
 
 use super::control::Poller;
 use super::info::Info;
-use super::score::{Bound, DRAW, MATE, MATE_BOUND, MAX_PLY, Value, mated_in};
 use super::{SearchRequest, SearchResult};
 use crate::tree::{ChessTree, GameTree};
+use crate::value::{Bound, MAX_PLY, Value};
 
 /// Deepest iteration started.
 pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 8;
@@ -36,10 +35,6 @@ where
         best: legal.first().copied(),
         ..SearchResult::default()
     };
-    if legal.is_empty() {
-        result.value = if root.is_check() { mated_in(0) } else { DRAW };
-        return result;
-    }
     let mut tree = ChessTree::new(req.game, req.eval);
     tree.restrict_root(&req.limits.searchmoves);
     let mut poller = Poller::new(req.control, true);
@@ -60,12 +55,6 @@ where
         result.depth = depth;
         result.best = iteration.pv.first().copied();
         result.ponder = iteration.pv.get(1).copied();
-        let mut pos = root.clone();
-        let mut pv = Vec::with_capacity(iteration.pv.len());
-        for &m in &iteration.pv {
-            pv.push(UciMove::from_move(m, pos.mode()));
-            pos = pos.play(m);
-        }
         let control = req.control;
         req.sink.info(&Info {
             depth,
@@ -75,13 +64,9 @@ where
             nodes: control.nodes(),
             time: control.elapsed(),
             hashfull: iteration.hashfull,
-            pv,
+            pv: root.uci_line(&iteration.pv),
         });
-        let v = iteration.value;
-        let mate_found = req
-            .limits
-            .mate
-            .is_some_and(|n| v >= MATE_BOUND && MATE - v < 2 * n as Value);
+        let mate_found = req.limits.mate_found(iteration.value);
         let forced = legal.len() == 1 && control.budget().soft.is_some();
         if mate_found || forced || control.soft_limit_reached() || control.stopped() {
             break;

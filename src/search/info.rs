@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use shakmaty::uci::UciMove;
 
-use super::score::{Bound, Value};
+use crate::value::{Bound, Value};
 
 /// One progress report, normally sent after each completed iteration.
 #[derive(Debug, Clone, PartialEq)]

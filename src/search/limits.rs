@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use shakmaty::Move;
 
+use crate::value::{MATE, MATE_BOUND, Value};
+
 /// The limits of one search, as `go` gives them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Limits {
@@ -41,6 +43,12 @@ impl Limits {
             movetime: Some(Duration::from_millis(ms)),
             ..Limits::default()
         }
+    }
+
+    /// `go mate N` is answered: `value` is a mate in at most N moves for the side to move.
+    pub fn mate_found(&self, value: Value) -> bool {
+        self.mate
+            .is_some_and(|n| value >= MATE_BOUND && MATE - value < 2 * n as Value)
     }
 
     /// Only a node budget.

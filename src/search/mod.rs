@@ -1,44 +1,63 @@
-//! Search layer: the [`Backend`] interface every algorithm implements, the registry that
-//! maps UCI/CLI names to backends, and the machinery they share (limits, the stop/time
-//! control, progress reports, the transposition table, move ordering).
+//! Search layer: the contract every algorithm implements — [`Backend`], the request and
+//! the result — the registry that maps UCI/CLI names to backends, and the machinery they
+//! share: limits, the stop/time control, progress reports and iterative deepening on the
+//! chess view. The backends live in families of their own: [`pvs`] (the tournament
+//! engine), [`research`] (alpha-beta, the MT drivers, rollouts, FSSS) and [`uct`].
 
-pub mod alphabeta;
-pub mod bounds;
 pub mod control;
 pub mod deepening;
-pub mod fsss;
 pub mod info;
 pub mod limits;
-pub mod mt;
-pub mod ordering;
 pub mod pvs;
 pub mod registry;
-pub mod rollout;
-pub mod score;
-pub mod solve;
-pub mod stored;
-pub mod tt;
+pub mod research;
 pub mod uct;
 
 use shakmaty::Move;
 
 use crate::board::{Evaluator, Game};
-use crate::options::Options;
+use crate::options::{Declared, Options};
+use crate::value::Value;
 
 pub use control::SearchControl;
 pub use info::{Info, InfoSink};
 pub use limits::Limits;
-pub use score::Value;
-pub use tt::TranspositionTable;
+
+/// Search threads: Lazy SMP for `pvs`, root parallelism for the UCT family.
+pub static THREADS: Declared<i64> = Declared::spin(
+    "Threads",
+    1,
+    1,
+    256,
+    "search threads (Lazy SMP for pvs, root parallelism for the UCT family)",
+);
+
+/// Table size: `pvs`'s transposition table, the research backends' bound storage.
+pub static HASH: Declared<i64> = Declared::spin(
+    "Hash",
+    16,
+    1,
+    65536,
+    "transposition table / bound storage size in MB",
+);
+
+/// The `Threads` option as a thread count.
+pub fn threads(options: &Options) -> usize {
+    options.get(&THREADS).max(1) as usize
+}
+
+/// The `Hash` option in MB.
+pub fn hash_mb(options: &Options) -> usize {
+    options.get(&HASH).max(1) as usize
+}
 
 /// Everything one search needs: the game (root position and history), the limits, the
-/// shared control (stop flag, clock), where to report, and the engine's shared resources.
+/// shared control (stop flag, clock), where to report, the evaluator, and the options.
 pub struct SearchRequest<'a> {
     pub game: &'a Game,
     pub limits: &'a Limits,
     pub control: &'a SearchControl,
     pub sink: &'a dyn InfoSink,
-    pub tt: &'a TranspositionTable,
     pub eval: &'a dyn Evaluator,
     /// All option values; backends read their own (and `Threads`, `Hash`) from here.
     pub options: &'a Options,
@@ -61,13 +80,72 @@ pub struct SearchResult {
     pub leaves: u64,
 }
 
+/// Why a backend cannot take the options it was given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
+
 /// A search algorithm. One instance lives as long as the engine keeps it selected, so it
 /// may keep memory between the moves of a game.
 pub trait Backend: Send {
     /// Searches the root of `req.game` until a limit is reached or `req.control` says stop,
     /// reporting through `req.sink`. Must return promptly (within a few ms) after a stop.
+    /// The root has at least one legal move: the engine answers positions without one
+    /// itself.
     fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult;
 
-    /// Forgets what belongs to the previous game.
+    /// Forgets what belongs to the previous game (tables, move-ordering memory, trees).
     fn new_game(&mut self) {}
+
+    /// Takes the current options before the next search: a backend that holds memory
+    /// sized by an option (`pvs`'s table by `Hash`) resizes it here, so that a size the
+    /// machine cannot give is refused when it is set. On error the backend is unchanged.
+    fn configure(&mut self, _options: &Options) -> Result<(), ConfigError> {
+        Ok(())
+    }
+}
+
+/// Running a backend directly, for the backends' unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use std::time::Duration;
+
+    use super::info::Silent;
+    use super::*;
+    use crate::board::Material;
+
+    /// Options holding `settings` (`name`, `value`) over the defaults of `decls`.
+    pub fn options(decls: &[&crate::options::OptionDecl], settings: &[(&str, &str)]) -> Options {
+        let mut options = Options::new(decls.iter().map(|&d| d.clone()).collect());
+        for (name, value) in settings {
+            let (_, v) = options.validate(name, Some(value)).unwrap();
+            options.set(name, v);
+        }
+        options
+    }
+
+    /// One search of `game` under `limits` with the material evaluator.
+    pub fn search(
+        backend: &mut dyn Backend,
+        game: &Game,
+        limits: &Limits,
+        options: &Options,
+        sink: &dyn InfoSink,
+    ) -> SearchResult {
+        let control = SearchControl::new(limits, game.position().turn(), Duration::ZERO);
+        let req = SearchRequest {
+            game,
+            limits,
+            control: &control,
+            sink,
+            eval: &Material,
+            options,
+        };
+        backend.search(&req)
+    }
+
+    /// A silent search with default options.
+    pub fn quick(backend: &mut dyn Backend, game: &Game, limits: &Limits) -> SearchResult {
+        search(backend, game, limits, &Options::new(Vec::new()), &Silent)
+    }
 }

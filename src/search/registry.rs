@@ -4,53 +4,18 @@
 use std::sync::LazyLock;
 
 use super::Backend;
-use super::alphabeta::AlphaBeta;
-use super::fsss::{FsssBackend, RESTART_OPTION};
-use super::mt::{DriverKind, MtBackend, PROCEDURE_OPTION, STEP_OPTION};
 use super::pvs::Pvs;
-use super::rollout::{Policy, RolloutBackend, SEED_OPTION};
+use super::research::alphabeta::AlphaBeta;
+use super::research::fsss::{FSSS_RESTART, FsssBackend};
+use super::research::mt::{DriverKind, MT_ALPHABETA, MTD_STEP, MtBackend};
+use super::research::rollout::{Policy, ROLLOUT_SEED, RolloutBackend};
 use super::uct::{HYBRID_OPTIONS, UCT_OPTIONS, UCTH_OPTIONS, UctBackend, Variant};
-use crate::options::{OptionDecl, OptionKind};
+use crate::options::OptionDecl;
 
-/// The MT drivers' switch between the two alpha-beta test procedures.
-const PROCEDURE: OptionDecl = OptionDecl {
-    name: PROCEDURE_OPTION,
-    kind: OptionKind::Combo {
-        default: "alphabeta2",
-        vars: &["alphabeta2", "classic"],
-    },
-    help: "MT backends: the test procedure, double-bound alphabeta2 (seed 001 Alg. 5) or classic single-bound (Alg. 1)",
-};
-const MT_OPTIONS: &[OptionDecl] = &[PROCEDURE];
-
-const STEP_OPTIONS: &[OptionDecl] = &[
-    PROCEDURE,
-    OptionDecl {
-        name: STEP_OPTION,
-        kind: OptionKind::Spin {
-            default: 20,
-            min: 1,
-            max: 10000,
-        },
-        help: "`mtd-step`: how far below the upper bound each test is placed (1 = MT-SSS*)",
-    },
-];
-
-const ROLLOUT_OPTIONS: &[OptionDecl] = &[OptionDecl {
-    name: SEED_OPTION,
-    kind: OptionKind::Spin {
-        default: 1,
-        min: 0,
-        max: i64::MAX,
-    },
-    help: "`rollout-random`: seed of the random selection policy",
-}];
-
-const FSSS_OPTIONS: &[OptionDecl] = &[OptionDecl {
-    name: RESTART_OPTION,
-    kind: OptionKind::Check { default: false },
-    help: "`fsss`: resume each rollout at the deepest node whose bounds did not change (same leaves, less walking)",
-}];
+static MT_OPTIONS: &[&OptionDecl] = &[&MT_ALPHABETA.decl];
+static STEP_OPTIONS: &[&OptionDecl] = &[&MT_ALPHABETA.decl, &MTD_STEP.decl];
+static ROLLOUT_OPTIONS: &[&OptionDecl] = &[&ROLLOUT_SEED.decl];
+static FSSS_OPTIONS: &[&OptionDecl] = &[&FSSS_RESTART.decl];
 
 /// A selectable backend.
 pub struct BackendInfo {
@@ -58,8 +23,8 @@ pub struct BackendInfo {
     pub name: &'static str,
     /// One line for `uci` users and the README.
     pub description: &'static str,
-    /// Options only this backend reads.
-    pub options: &'static [OptionDecl],
+    /// Options only this backend reads (declared beside its code).
+    pub options: &'static [&'static OptionDecl],
     pub make: fn() -> Box<dyn Backend>,
 }
 

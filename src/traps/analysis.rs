@@ -1,4 +1,5 @@
-//! Trap analysis of one position (thesis §4.1): for the side to move p and each legal move
+//! Trap analysis of one position (Understanding Sampling-Based Adversarial Search Methods
+//! (2012) §4.1): for the side to move p and each legal move
 //! m, the level of m is the smallest odd k up to the maximum such that after m the
 //! opponent forces checkmate within k plies. The position is at risk when some move has a
 //! level. Levels are tried from 1 upwards, so the first proof found is the shallowest.
@@ -88,6 +89,30 @@ pub fn analyse(pos: &Position, max_level: u8) -> Analysis {
         nodes: prover.nodes,
         time: start.elapsed(),
     }
+}
+
+/// Analyses every `(line, position)` on `threads` workers, one position each; `on_done` is
+/// called as each is done. The results in the order of the positions.
+pub fn analyse_all(
+    positions: &[(usize, Position)],
+    max_level: u8,
+    threads: usize,
+    mut on_done: impl FnMut(),
+) -> Vec<(usize, Analysis)> {
+    let mut results: Vec<(usize, Analysis)> = Vec::with_capacity(positions.len());
+    crate::pool::run(
+        positions.len(),
+        threads,
+        || (),
+        |(), i| (positions[i].0, analyse(&positions[i].1, max_level)),
+        |_, r| {
+            results.push(r);
+            on_done();
+            true
+        },
+    );
+    results.sort_by_key(|(line, _)| *line);
+    results
 }
 
 fn san_line(from: &Position, line: &[Move]) -> Vec<String> {

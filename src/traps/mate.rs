@@ -1,4 +1,5 @@
-//! An exact forced-mate prover (thesis §4.1–4.2: a level-k trap is proven by a full-width
+//! An exact forced-mate prover (Understanding Sampling-Based Adversarial Search Methods
+//! (2012) §4.1–4.2: a level-k trap is proven by a full-width
 //! win/loss search of depth k). "Can the side to move force checkmate within `n` plies?"
 //! is answered by an AND/OR search over win/loss only: the attacker needs one move, the
 //! defender must be mated after every reply. Pruning that keeps it exact:
@@ -17,6 +18,7 @@ use shakmaty::{Bitboard, Color, Move, Role, Square, attacks};
 
 use crate::board::Position;
 use crate::board::exchange::mvv_lva;
+use crate::board::rules::{self, Terminal};
 
 /// A table of proven results, shared across the moves of one position (and its levels).
 #[derive(Debug, Default)]
@@ -113,11 +115,11 @@ impl MateProver {
     fn defended_mated(&mut self, pos: &Position, plies: u8) -> bool {
         self.nodes += 1;
         let replies = pos.legal_moves();
-        if replies.is_empty() {
-            return pos.is_check();
-        }
-        if plies == 0 || pos.halfmoves() >= 100 || pos.is_insufficient_material() {
-            return false;
+        // No repetition can complete inside a short line from a position without history.
+        match rules::end(pos.chess(), !replies.is_empty(), false) {
+            Some(t) => return t == Terminal::Checkmate,
+            None if plies == 0 => return false,
+            None => {}
         }
         let key = (pos.key(), plies);
         let slot = usize::from(plies).min(15);

@@ -1,8 +1,9 @@
-//! Search-trap analysis (thesis ch. 4): which moves of the side to move let the opponent
+//! Search-trap analysis (Understanding Sampling-Based Adversarial Search Methods (2012)
+//! ch. 4): which moves of the side to move let the opponent
 //! force checkmate within k plies, proven exactly.
 
 pub mod analysis;
 pub mod mate;
 
-pub use analysis::{Analysis, TrapMove, analyse};
+pub use analysis::{Analysis, TrapMove, analyse, analyse_all};
 pub use mate::MateProver;

@@ -6,9 +6,9 @@
 //! {-1, 0, +1}. The root's minimax value is therefore +1, and the thesis measures how long
 //! UCT takes to see it as a function of the critical depths.
 
-use super::synthetic::splitmix;
+use super::rng::hash;
 use super::{Expansion, GameTree, LeafLog};
-use crate::search::score::Value;
+use crate::value::Value;
 
 /// A node: depth, index among the `2^depth` nodes of its depth, and whether MAX has made
 /// every critical choice on the path correctly so far.
@@ -70,7 +70,7 @@ impl CriticalTree {
 
     /// The correct child (0 or 1) at a critical node.
     pub fn correct_child(&self, node: &CriticalNode) -> u32 {
-        (splitmix(self.seed ^ splitmix(self.key(node))) & 1) as u32
+        (hash(self.seed ^ hash(self.key(node))) & 1) as u32
     }
 
     /// A leaf's value for MAX.
@@ -78,7 +78,7 @@ impl CriticalTree {
         if leaf.on_plan {
             1
         } else {
-            (splitmix(self.seed.rotate_left(17) ^ splitmix(leaf.index)) % 3) as Value - 1
+            (hash(self.seed.rotate_left(17) ^ hash(leaf.index)) % 3) as Value - 1
         }
     }
 

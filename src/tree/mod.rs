@@ -1,18 +1,20 @@
-//! The game-tree interface the research algorithms are written against, so that one
-//! implementation runs on chess positions and on synthetic trees where the papers'
-//! theorems can be checked exactly.
+//! The game-tree interface the research algorithms and the UCT family are written against,
+//! so that one implementation runs on chess positions and on synthetic trees where the
+//! papers' theorems can be checked exactly; and the one seeded random generator ([`rng`]).
 //!
 //! Values are negamax values: a leaf's value is from the point of view of the side to
 //! move at that leaf, and a parent's value is the maximum of its children's negated values.
 
 pub mod chess;
 pub mod critical;
+pub mod rng;
 pub mod synthetic;
 
 pub use chess::{ChessNode, ChessTree};
+pub use rng::Rng;
 pub use synthetic::{RandomTree, SyntheticNode, ValueRange};
 
-use crate::search::score::Value;
+use crate::value::{DRAW, Value};
 
 /// What expanding a node found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +51,41 @@ pub trait GameTree {
 
     /// The leaf evaluations so far.
     fn leaves(&self) -> &LeafLog;
+
+    /// A heuristic value of a node that is not terminal, for its side to move, if the tree
+    /// has one (chess: its evaluator). UCTH values a new node by it.
+    fn estimate(&mut self, _node: &Self::Node) -> Option<Value> {
+        None
+    }
+
+    /// The value, for the side to move at `node`, of one uniformly random continuation of
+    /// at most `cap` plies: the value of the leaf it reaches, or a draw when capped. Plain
+    /// UCT values a new node by it. Walks the tree itself; a tree with a faster way to play
+    /// a game out overrides it.
+    fn playout(&mut self, node: &Self::Node, rng: &mut Rng, cap: u32) -> Value {
+        let mut node = node.clone();
+        let mut moves = Vec::new();
+        let mut sign = 1;
+        for _ in 0..cap {
+            match self.expand(&node, &mut moves) {
+                Expansion::Leaf(v) => return sign * v,
+                Expansion::Inner if moves.is_empty() => break,
+                Expansion::Inner => {
+                    let m = moves[rng.below(moves.len())];
+                    node = self.play(&node, m);
+                    sign = -sign;
+                }
+            }
+        }
+        DRAW
+    }
+
+    /// True when one of `children` (the moves of `node`) ends the game at once in a win for
+    /// the side to move. The UCT solver asks it of every new node, so that a win in one is
+    /// proven when its node is made; a tree without a cheap test answers false.
+    fn wins_at_once(&mut self, _node: &Self::Node, _children: &[Self::Move]) -> bool {
+        false
+    }
 }
 
 /// Counts leaf evaluations — the papers' cost measure — and optionally records which

@@ -6,8 +6,9 @@
 //! The papers state their trees with MAX at the root and values from MAX's point of view;
 //! the interface is negamax, so a leaf at odd depth (MIN to move) reports the negated value.
 
+use super::rng::hash;
 use super::{Expansion, GameTree, LeafLog};
-use crate::search::score::Value;
+use crate::value::Value;
 
 /// Which values the leaves take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,7 +112,7 @@ impl RandomTree {
 
     /// The value of a leaf for MAX (the player at the root), without counting it.
     pub fn max_value(&self, leaf_index: u64) -> Value {
-        self.range.pick(splitmix(self.seed ^ splitmix(leaf_index)))
+        self.range.pick(hash(self.seed ^ hash(leaf_index)))
     }
 
     /// The exact negamax value of `node` by brute force (no pruning, nothing counted): the
@@ -182,15 +183,6 @@ impl GameTree for RandomTree {
     fn leaves(&self) -> &LeafLog {
         &self.leaves
     }
-}
-
-/// SplitMix64: a fast, well-mixed hash, so that leaf values are independent of each other
-/// and of the order in which an algorithm visits them.
-pub fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

@@ -2,11 +2,6 @@
 //! engine state; a line either parses completely or is rejected with a reason naming the
 //! offending token.
 
-#![cfg_attr(
-    not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
-)]
-
 use std::time::Duration;
 
 use thiserror::Error;

@@ -1,7 +1,8 @@
-//! The UCI interface: input parsing ([`command`]), driving external engines ([`client`]), reading lines ([`input`]), the session
-//! state and search thread ([`session`]), and everything written back ([`output`]).
+//! The UCI protocol server, thin over [`crate::engine::Engine`]: input parsing
+//! ([`command`]), reading lines ([`input`]), the session state ([`session`]), and
+//! everything written back ([`output`]). The client side — driving external engines — is
+//! in [`crate::matches::uci_client`].
 
-pub mod client;
 pub mod command;
 pub mod input;
 pub mod output;

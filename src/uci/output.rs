@@ -9,7 +9,7 @@ use shakmaty::uci::UciMove;
 
 use crate::options::{OptionDecl, OptionKind};
 use crate::search::info::{Info, InfoSink};
-use crate::search::score::{Bound, UciScore, Value};
+use crate::value::{Bound, UciScore, Value};
 
 /// A shared, line-atomic protocol writer.
 #[derive(Clone)]
@@ -143,7 +143,7 @@ pub fn format_option(decl: &OptionDecl) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::mate_in;
+    use crate::value::mate_in;
     use std::time::Duration;
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use searchlight::uci::client::Client;
+use searchlight::matches::uci_client::Client;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};

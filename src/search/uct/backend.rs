@@ -1,6 +1,7 @@
-//! The UCT family as engine backends: `uct`, `ucth`, `uctmaxh` and `uct-hybrid` (thesis
-//! §3.1–3.2, §4.4). This file is the engine side — options, threads, limits, reports,
-//! tree reuse, the hand-over to `pvs`; the tree search itself is in [`super::search`].
+//! The UCT family as engine backends: `uct`, `ucth`, `uctmaxh` and `uct-hybrid`
+//! (Sampling-Based Adversarial Search (2012) §3.1–3.2, §4.4). This file is the engine side
+//! — options, threads, limits, reports, tree reuse, the hand-over to `pvs`; the tree
+//! search itself is in [`super::search`].
 //!
 //! Threads: root parallelism. Each thread grows its own tree (its share of `TreeMemory`)
 //! with its own move-order salt and random stream; at the end the root children's visits
@@ -10,18 +11,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use shakmaty::Move;
-use shakmaty::uci::UciMove;
 
 use super::arena::{Arena, Proof};
-use super::domain::{ChessDomain, LeafEstimate};
+use super::playout::{LeafEstimate, Scale};
 use super::policy::to_cp;
 use super::search::{Backup, Config, RootMove, Searcher};
-use super::{OPT_C, OPT_MEMORY, OPT_PLAYOUT_CAP, OPT_QUIESCENCE, OPT_SOLVER, OPT_THRESHOLD};
+use super::{HYBRID_THRESHOLD, PLAYOUT_CAP, TREE_MEMORY, UCT_C, UCT_QUIESCENCE, UCT_SOLVER};
+use crate::options::Options;
 use crate::search::control::Poller;
 use crate::search::info::Info;
 use crate::search::pvs::Pvs;
-use crate::search::score::{Bound, DRAW, MAX_PLY, Value, mate_in, mated_in};
-use crate::search::{Backend, SearchRequest, SearchResult};
+use crate::search::{Backend, ConfigError, SearchRequest, SearchResult, threads};
+use crate::tree::chess::Estimate;
+use crate::tree::{ChessNode, ChessTree};
+use crate::value::{Bound, MAX_PLY, Value, mate_in, mated_in};
 
 /// Which member of the family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,13 +47,20 @@ const REPORT_EVERY: Duration = Duration::from_secs(1);
 /// The hybrid judges the terminal share only over at least this many new nodes.
 const HYBRID_MIN_NODES: u64 = 256;
 
+/// The settings a tree was grown under: a kept tree is reused only under the same.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Settings {
+    config: Config,
+    /// How the chess view values a node for the heuristic estimate.
+    estimate: Estimate,
+}
+
 /// A tree kept for the next `go` of the same game.
 struct SavedTree {
     arena: Arena<Move>,
     /// The game's keys when the tree's root was the current position.
     keys: Vec<u64>,
-    config: Config,
-    leaf: LeafEstimate,
+    settings: Settings,
 }
 
 /// A UCT-family backend.
@@ -76,24 +86,30 @@ impl UctBackend {
         (!saved.arena.is_empty()).then(|| saved.arena[0].visits)
     }
 
-    fn settings(&self, req: &SearchRequest<'_>) -> (Config, LeafEstimate) {
+    fn settings(&self, req: &SearchRequest<'_>) -> Settings {
         let o = req.options;
         let backup = match self.variant {
             Variant::Uct | Variant::Ucth => Backup::Average,
             Variant::UctMaxH | Variant::Hybrid => Backup::Minimax,
         };
         let leaf = match self.variant {
-            Variant::Uct => LeafEstimate::Playout(o.spin(OPT_PLAYOUT_CAP).clamp(1, 100_000) as u32),
-            _ if o.check(OPT_QUIESCENCE) => LeafEstimate::Quiescence,
-            _ => LeafEstimate::Eval,
+            Variant::Uct => LeafEstimate::Playout(o.get(&PLAYOUT_CAP) as u32),
+            _ => LeafEstimate::Heuristic,
+        };
+        let estimate = if o.get(&UCT_QUIESCENCE) {
+            Estimate::Quiescence
+        } else {
+            Estimate::Static
         };
         let config = Config {
-            c: o.float(OPT_C) as f32,
+            c: o.get(&UCT_C) as f32,
             backup,
             // `go mate N` asks for a proof: it turns the solver on.
-            solver: o.check(OPT_SOLVER) || req.limits.mate.is_some(),
+            solver: o.get(&UCT_SOLVER) || req.limits.mate.is_some(),
+            leaf,
+            scale: Scale::Centipawns,
         };
-        (config, leaf)
+        Settings { config, estimate }
     }
 
     /// The kept tree of thread `t` if it fits this search, re-rooted at the current
@@ -102,8 +118,7 @@ impl UctBackend {
         &mut self,
         t: usize,
         req: &SearchRequest<'_>,
-        config: Config,
-        leaf: LeafEstimate,
+        settings: Settings,
         bytes: usize,
     ) -> Arena<Move> {
         let fresh = || Arena::with_memory(bytes);
@@ -111,8 +126,7 @@ impl UctBackend {
             return fresh();
         };
         let keys = req.game.keys();
-        let fits = saved.config == config
-            && saved.leaf == leaf
+        let fits = saved.settings == settings
             && req.limits.searchmoves.is_empty()
             && saved.arena.max_nodes() == fresh().max_nodes()
             && !saved.arena.is_empty()
@@ -138,31 +152,24 @@ impl UctBackend {
 
 impl Backend for UctBackend {
     fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult {
-        let root = req.game.position();
-        let legal = root.legal_moves();
-        if legal.is_empty() {
-            return SearchResult {
-                value: if root.is_check() { mated_in(0) } else { DRAW },
-                ..SearchResult::default()
-            };
-        }
-        let (config, leaf) = self.settings(req);
-        let threads = req.options.spin("Threads").clamp(1, 256) as usize;
-        let total_bytes = (req.options.spin(OPT_MEMORY).max(1) as usize) << 20;
+        let legal = req.game.position().legal_moves();
+        let settings = self.settings(req);
+        let threads = threads(req.options);
+        let total_bytes = (req.options.get(&TREE_MEMORY).max(1) as usize) << 20;
         let bytes = total_bytes / threads;
         // Trees of threads that no longer exist would hold memory outside the budget.
         self.saved.truncate(threads);
         self.saved.resize_with(threads, || None);
         let arenas: Vec<Arena<Move>> = (0..threads)
-            .map(|t| self.take_tree(t, req, config, leaf, bytes))
+            .map(|t| self.take_tree(t, req, settings, bytes))
             .collect();
         let threshold =
-            (self.variant == Variant::Hybrid).then(|| req.options.float(OPT_THRESHOLD) as f32);
+            (self.variant == Variant::Hybrid).then(|| req.options.get(&HYBRID_THRESHOLD) as f32);
         let mut arenas = arenas.into_iter();
         let main_arena = arenas.next().unwrap_or_else(|| Arena::with_memory(bytes));
         let helper_arenas: Vec<Arena<Move>> = arenas.collect();
         let done = AtomicBool::new(false);
-        let mut searchers: Vec<Searcher<Move>> = Vec::with_capacity(threads);
+        let mut searchers: Vec<Searcher<ChessTree<'_>>> = Vec::with_capacity(threads);
         let mut switched = false;
         crossbeam::scope(|scope| {
             let done = &done;
@@ -171,13 +178,13 @@ impl Backend for UctBackend {
                 .enumerate()
                 .map(|(i, arena)| {
                     scope.spawn(move |_| {
-                        let mut w = Worker::new(req, arena, config, leaf, i + 1, total_bytes);
+                        let mut w = Worker::new(req, arena, settings, i + 1, total_bytes);
                         w.run(done, None);
                         w.searcher
                     })
                 })
                 .collect();
-            let mut w = Worker::new(req, main_arena, config, leaf, 0, total_bytes);
+            let mut w = Worker::new(req, main_arena, settings, 0, total_bytes);
             switched = w.run(done, threshold);
             done.store(true, Ordering::Relaxed);
             searchers.push(w.searcher);
@@ -197,8 +204,7 @@ impl Backend for UctBackend {
             self.saved[t] = Some(SavedTree {
                 arena: s.into_arena(),
                 keys: keys.clone(),
-                config,
-                leaf,
+                settings,
             });
         }
         if switched {
@@ -211,11 +217,20 @@ impl Backend for UctBackend {
 
     fn new_game(&mut self) {
         self.saved.clear();
+        self.pvs.new_game();
+    }
+
+    fn configure(&mut self, options: &Options) -> Result<(), ConfigError> {
+        // Only the hybrid hands over to `pvs`; the others never size its table.
+        if self.variant == Variant::Hybrid {
+            self.pvs.configure(options)?;
+        }
+        Ok(())
     }
 }
 
 /// The score a tree reports: a mate once proven, else the root value as centipawns.
-fn tree_score(s: &Searcher<Move>) -> Value {
+fn tree_score(s: &Searcher<ChessTree<'_>>) -> Value {
     match s.root_proof() {
         Some((true, plies)) => mate_in(plies as usize),
         Some((false, plies)) => mated_in(plies as usize),
@@ -225,7 +240,7 @@ fn tree_score(s: &Searcher<Move>) -> Value {
 
 /// The result over all threads' trees: root visits summed by move (a proven win in any
 /// tree is played at once), the score and depth of the main thread's tree.
-fn merge(searchers: &[Searcher<Move>]) -> SearchResult {
+fn merge(searchers: &[Searcher<ChessTree<'_>>]) -> SearchResult {
     let Some(main) = searchers.first() else {
         return SearchResult::default();
     };
@@ -279,8 +294,9 @@ fn merge(searchers: &[Searcher<Move>]) -> SearchResult {
 struct Worker<'a> {
     id: usize,
     req: &'a SearchRequest<'a>,
-    searcher: Searcher<Move>,
-    domain: ChessDomain<'a>,
+    searcher: Searcher<ChessTree<'a>>,
+    chess: ChessTree<'a>,
+    root: ChessNode,
     poller: Poller<'a>,
     total_bytes: usize,
 }
@@ -289,18 +305,19 @@ impl<'a> Worker<'a> {
     fn new(
         req: &'a SearchRequest<'a>,
         arena: Arena<Move>,
-        config: Config,
-        leaf: LeafEstimate,
+        settings: Settings,
         id: usize,
         total_bytes: usize,
     ) -> Self {
-        let mut domain = ChessDomain::new(req.game, req.eval, leaf);
-        domain.restrict_root(&req.limits.searchmoves);
+        let mut chess = ChessTree::new(req.game, req.eval);
+        chess.restrict_root(&req.limits.searchmoves);
+        chess.set_estimate(settings.estimate);
         Worker {
             id,
             req,
-            searcher: Searcher::new(arena, config, id as u64 + 1),
-            domain,
+            searcher: Searcher::new(arena, settings.config, id as u64 + 1),
+            root: chess.unbounded_root(),
+            chess,
             poller: Poller::new(req.control, id == 0),
             total_bytes,
         }
@@ -314,7 +331,7 @@ impl<'a> Worker<'a> {
         let limits = self.req.limits;
         if self
             .searcher
-            .prepare(&mut self.domain, placeholder_move())
+            .prepare(&mut self.chess, &self.root, placeholder_move())
             .is_some()
         {
             return false;
@@ -331,7 +348,7 @@ impl<'a> Worker<'a> {
             if done.load(Ordering::Relaxed) {
                 break;
             }
-            self.searcher.iterate(&mut self.domain);
+            self.searcher.iterate(&mut self.chess, &self.root);
             iterations += 1;
             let at_check = iterations.is_multiple_of(CLOCK_INTERVAL);
             let stop = if node_limited {
@@ -396,16 +413,7 @@ impl<'a> Worker<'a> {
     fn report(&mut self, last: bool) {
         let control = self.req.control;
         let s = &self.searcher;
-        let mut pos = self.req.game.position().clone();
-        let pv = s
-            .pv(MAX_PLY)
-            .into_iter()
-            .map(|m| {
-                let u = UciMove::from_move(m, pos.mode());
-                pos = pos.play(m);
-                u
-            })
-            .collect();
+        let pv = self.req.game.position().uci_line(&s.pv(MAX_PLY));
         let depth = s.max_depth.max(1) as u32;
         let arena = &s.arena;
         self.req.sink.info(&Info {
@@ -445,68 +453,12 @@ fn placeholder_move() -> Move {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Game, Material};
-    use crate::engine::option_declarations;
-    use crate::options::Options;
-    use crate::search::info::Silent;
-    use crate::search::{Limits, SearchControl, TranspositionTable};
+    use crate::board::Game;
+    use crate::search::Limits;
+    use crate::search::testing::quick;
 
     fn search(backend: &mut UctBackend, game: &Game, iterations: u64) -> SearchResult {
-        search_with(backend, game, iterations, &[], &Silent)
-    }
-
-    fn search_with(
-        backend: &mut UctBackend,
-        game: &Game,
-        iterations: u64,
-        settings: &[(&str, &str)],
-        sink: &dyn crate::search::InfoSink,
-    ) -> SearchResult {
-        let limits = Limits::nodes(iterations);
-        let control = SearchControl::new(&limits, game.position().turn(), Duration::ZERO);
-        let tt = TranspositionTable::minimal();
-        let mut options = Options::new(option_declarations());
-        for (name, value) in settings {
-            let (_, v) = options.validate(name, Some(value)).unwrap();
-            options.set(name, v);
-        }
-        let req = SearchRequest {
-            game,
-            limits: &limits,
-            control: &control,
-            sink,
-            tt: &tt,
-            eval: &Material,
-            options: &options,
-        };
-        backend.search(&req)
-    }
-
-    #[test]
-    fn the_hybrid_hands_over_to_pvs_when_terminals_are_common() {
-        use crate::search::info::Recorder;
-        // A king-and-rook mating net: many lines end in mate or stalemate.
-        let fen = "7k/8/5K2/8/8/8/8/R7 w - - 0 1";
-        let pos = crate::board::Position::from_fen(fen, shakmaty::CastlingMode::Standard);
-        let game = Game::new(pos.unwrap());
-        let mut hybrid = UctBackend::new(Variant::Hybrid);
-        // The messages of a 50,000-iteration search at this threshold, and its move.
-        let mut run = |threshold: &str| {
-            let sink = Recorder::default();
-            let settings = [("HybridThreshold", threshold)];
-            let r = search_with(&mut hybrid, &game, 50_000, &settings, &sink);
-            let messages = sink.messages.lock().unwrap().clone();
-            (
-                messages.iter().any(|m| m.contains("switching to pvs")),
-                r.best,
-            )
-        };
-        let (switched, best) = run("0.01");
-        assert!(switched);
-        // pvs then plays a move of the mating net.
-        assert!(best.is_some());
-        // A threshold no ratio reaches: it never switches.
-        assert!(!run("1000").0);
+        quick(backend, game, &Limits::nodes(iterations))
     }
 
     #[test]

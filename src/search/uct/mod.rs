@@ -1,80 +1,80 @@
-//! The UCT family (thesis §2.4, §3.1–3.2, §4.4; ALGORITHMS.md "UCT family"): Monte-Carlo
-//! tree search with UCB1 selection, as four backends — `uct` (random playouts, average
-//! backups), `ucth` (the evaluator at new leaves), `uctmaxh` (minimax backups) and
-//! `uct-hybrid` (UCTMAX-H, then `pvs` once terminal positions are common) — plus the
-//! experiments of thesis §4.3 (a move's value over iterations) and §5.2 (critical levels).
+//! The UCT family (Understanding Sampling-Based Adversarial Search Methods (2012) §2.4,
+//! §3.1–3.2, §4.4): Monte-Carlo tree search with UCB1 selection, as four backends — `uct`
+//! (random playouts, average backups), `ucth` (the evaluator at new leaves), `uctmaxh`
+//! (minimax backups) and `uct-hybrid` (UCTMAX-H, then `pvs` once terminal positions are
+//! common). The tree search itself is written against the game-tree interface, so the
+//! experiments run it on synthetic trees too.
 //!
 //! Values are in [-1, 1] for the side to move; the centipawn mapping is in [`policy`].
 
 pub mod arena;
 pub mod backend;
-pub mod domain;
-pub mod experiment;
 pub mod playout;
 pub mod policy;
 pub mod search;
 
 pub use backend::{UctBackend, Variant};
 
-use crate::options::{OptionDecl, OptionKind};
+use crate::options::{Declared, OptionDecl};
 
-pub const OPT_C: &str = "UCT_C";
-pub const OPT_PLAYOUT_CAP: &str = "PlayoutCap";
-pub const OPT_MEMORY: &str = "TreeMemory";
-pub const OPT_SOLVER: &str = "UCT_Solver";
-pub const OPT_QUIESCENCE: &str = "UCT_Quiescence";
-pub const OPT_THRESHOLD: &str = "HybridThreshold";
-
-const C: OptionDecl = OptionDecl {
-    name: OPT_C,
-    kind: OptionKind::Float {
-        default: 0.4,
-        min: 0.0,
-        max: 10.0,
-    },
-    help: "UCB1 exploration constant for values in [-1, 1] (thesis: 0.4 for chess)",
-};
-const PLAYOUT_CAP: OptionDecl = OptionDecl {
-    name: OPT_PLAYOUT_CAP,
-    kind: OptionKind::Spin {
-        default: 200,
-        min: 1,
-        max: 10_000,
-    },
-    help: "plies after which a random playout stops and counts as a draw",
-};
-const MEMORY: OptionDecl = OptionDecl {
-    name: OPT_MEMORY,
-    kind: OptionKind::Spin {
-        default: 256,
-        min: 1,
-        max: 65_536,
-    },
-    help: "MB for the UCT tree (all threads); when full, no new nodes are added",
-};
-const SOLVER: OptionDecl = OptionDecl {
-    name: OPT_SOLVER,
-    kind: OptionKind::Check { default: false },
-    help: "propagate proven wins and losses (mates) through the UCT tree",
-};
-const QUIESCENCE: OptionDecl = OptionDecl {
-    name: OPT_QUIESCENCE,
-    kind: OptionKind::Check { default: false },
-    help: "value new UCTH/UCTMAX-H leaves by quiescence search instead of the static evaluator",
-};
-const THRESHOLD: OptionDecl = OptionDecl {
-    name: OPT_THRESHOLD,
-    kind: OptionKind::Float {
-        default: 0.003,
-        min: 0.0,
-        max: 1000.0,
-    },
-    help: "ratio of terminal to other new UCT nodes at which uct-hybrid switches to pvs (thesis: 0.003)",
-};
+pub static UCT_C: Declared<f64> = Declared::float(
+    "UCT_C",
+    0.4,
+    0.0,
+    10.0,
+    "UCB1 exploration constant for values in [-1, 1] (0.4 is the thesis' best for chess)",
+);
+pub static PLAYOUT_CAP: Declared<i64> = Declared::spin(
+    "PlayoutCap",
+    200,
+    1,
+    10_000,
+    "plies after which a random playout stops and counts as a draw",
+);
+pub static TREE_MEMORY: Declared<i64> = Declared::spin(
+    "TreeMemory",
+    256,
+    1,
+    65_536,
+    "MB for the UCT tree (all threads); when full, no new nodes are added",
+);
+pub static UCT_SOLVER: Declared<bool> = Declared::check(
+    "UCT_Solver",
+    false,
+    "propagate proven wins and losses (mates) through the UCT tree",
+);
+pub static UCT_QUIESCENCE: Declared<bool> = Declared::check(
+    "UCT_Quiescence",
+    false,
+    "value new UCTH/UCTMAX-H leaves by quiescence search instead of the static evaluator",
+);
+pub static HYBRID_THRESHOLD: Declared<f64> = Declared::float(
+    "HybridThreshold",
+    0.003,
+    0.0,
+    1000.0,
+    "ratio of terminal to other new UCT nodes at which uct-hybrid switches to pvs (0.003 in the thesis)",
+);
 
 /// Options of `uct`.
-pub static UCT_OPTIONS: &[OptionDecl] = &[C, PLAYOUT_CAP, MEMORY, SOLVER];
+pub static UCT_OPTIONS: &[&OptionDecl] = &[
+    &UCT_C.decl,
+    &PLAYOUT_CAP.decl,
+    &TREE_MEMORY.decl,
+    &UCT_SOLVER.decl,
+];
 /// Options of `ucth` and `uctmaxh`.
-pub static UCTH_OPTIONS: &[OptionDecl] = &[C, MEMORY, SOLVER, QUIESCENCE];
+pub static UCTH_OPTIONS: &[&OptionDecl] = &[
+    &UCT_C.decl,
+    &TREE_MEMORY.decl,
+    &UCT_SOLVER.decl,
+    &UCT_QUIESCENCE.decl,
+];
 /// Options of `uct-hybrid`.
-pub static HYBRID_OPTIONS: &[OptionDecl] = &[C, MEMORY, SOLVER, QUIESCENCE, THRESHOLD];
+pub static HYBRID_OPTIONS: &[&OptionDecl] = &[
+    &UCT_C.decl,
+    &TREE_MEMORY.decl,
+    &UCT_SOLVER.decl,
+    &UCT_QUIESCENCE.decl,
+    &HYBRID_THRESHOLD.decl,
+];

@@ -1,91 +1,111 @@
-//! Random playouts, plain UCT's leaf estimate (thesis §2.4, §3.1): from a new node, play
-//! uniformly random legal moves until the game ends or `PlayoutCap` plies have been
-//! played; a win counts +1, a loss -1, and a draw — including a capped playout — 0.
-//! Also the small seeded generator the UCT family draws its randomness from, so that a
-//! single-threaded search is reproducible.
+//! How the UCT family values what it finds, on the scale its statistics live on — [-1, 1]
+//! for the side to move: a terminal exactly (a mate ±1, a draw 0), and a new node either by
+//! a uniformly random playout (plain UCT, Understanding Sampling-Based Adversarial Search
+//! Methods (2012) §2.4, §3.1) or by the tree's heuristic (UCTH, §3.1).
 
-use shakmaty::Position as _;
+use super::policy::from_cp;
+use crate::tree::{GameTree, Rng};
+use crate::value::{Value, is_mate};
 
-use crate::board::Position;
-use crate::tree::synthetic::splitmix;
+/// How a new, non-terminal node is valued.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeafEstimate {
+    /// A random playout of at most this many plies; a capped playout is a draw (UCT).
+    Playout(u32),
+    /// The tree's heuristic ([`GameTree::estimate`]); a tree without one plays out to the
+    /// end instead.
+    Heuristic,
+}
 
-/// A seeded xorshift64* generator: fast, and deterministic across runs and platforms.
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
+/// How a tree's values map onto [-1, 1].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scale {
+    /// Chess centipawns: `tanh(cp / 400)` ([`from_cp`]).
+    Centipawns,
+    /// A synthetic tree's integers: divided by this.
+    Linear(f32),
+}
 
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(splitmix(seed) | 1)
+impl Scale {
+    fn map(self, v: Value) -> f32 {
+        match self {
+            Scale::Centipawns => from_cp(v),
+            Scale::Linear(scale) => v as f32 / scale,
+        }
     }
 
-    #[inline]
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    /// An exact value: a mate is a certain ±1.
+    pub fn exact(self, v: Value) -> f32 {
+        if is_mate(v) {
+            v.signum() as f32
+        } else {
+            self.map(v)
+        }
     }
 
-    /// Uniform in `0..n` (`n > 0`), by the multiply-shift reduction.
-    #[inline]
-    pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64() >> 32) * n as u128) >> 32) as usize
+    /// A heuristic value: a mate it claims (quiescence sees mates only in sequences of
+    /// captures and evasions) is a strong hint, not a proof, so it stays just inside ±1.
+    pub fn heuristic(self, v: Value) -> f32 {
+        if is_mate(v) {
+            v.signum() as f32 * 0.999
+        } else {
+            self.map(v)
+        }
     }
 }
 
-/// The outcome of a random playout from `pos`, for the side to move at `pos`.
-pub fn chess_playout(pos: &Position, cap: u32, rng: &mut Rng) -> f32 {
-    // shakmaty's position without our key: a playout needs no repetition check, and
-    // skipping the Zobrist update saves a fifth of the time per ply.
-    let mut chess = pos.chess().clone();
-    let mut sign = 1.0;
-    for _ in 0..cap {
-        let moves = chess.legal_moves();
-        if moves.is_empty() {
-            // The side to move now is mated (or stalemated).
-            return if chess.is_check() { -sign } else { 0.0 };
-        }
-        if chess.halfmoves() >= 100 || chess.is_insufficient_material() {
-            return 0.0;
-        }
-        let m = moves[rng.below(moves.len())];
-        chess.play_unchecked(m);
-        sign = -sign;
+/// The value of the new node `node` for its side to move.
+pub fn estimate<T: GameTree>(
+    tree: &mut T,
+    node: &T::Node,
+    leaf: LeafEstimate,
+    scale: Scale,
+    rng: &mut Rng,
+) -> f32 {
+    match leaf {
+        LeafEstimate::Playout(cap) => scale.exact(tree.playout(node, rng, cap)),
+        LeafEstimate::Heuristic => match tree.estimate(node) {
+            Some(v) => scale.heuristic(v),
+            None => scale.exact(tree.playout(node, rng, u32::MAX)),
+        },
     }
-    0.0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Game, Material, Position};
+    use crate::tree::ChessTree;
     use shakmaty::CastlingMode;
 
-    #[test]
-    fn below_is_in_range_and_covers_it() {
-        let mut rng = Rng::new(1);
-        let mut seen = [0u32; 5];
-        for _ in 0..1000 {
-            seen[rng.below(5)] += 1;
-        }
-        assert!(seen.iter().all(|&n| n > 150), "{seen:?}");
+    fn playout(fen: &str, cap: u32) -> f32 {
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let game = Game::new(pos);
+        let mut tree = ChessTree::new(&game, &Material);
+        let root = tree.unbounded_root();
+        let leaf = LeafEstimate::Playout(cap);
+        estimate(&mut tree, &root, leaf, Scale::Centipawns, &mut Rng::new(3))
     }
 
     #[test]
     fn playout_scores_mate_for_the_right_side() {
         // White to move is already mated (fool's mate).
         let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
-        let pos = Position::from_fen(mated, CastlingMode::Standard).unwrap();
-        assert_eq!(chess_playout(&pos, 10, &mut Rng::new(3)), -1.0);
+        assert_eq!(playout(mated, 10), -1.0);
         // A lone king each: drawn at once.
-        let bare =
-            Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
-        assert_eq!(chess_playout(&bare, 10, &mut Rng::new(3)), 0.0);
+        assert_eq!(playout("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 10), 0.0);
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
         // Capped at zero plies: a draw.
-        assert_eq!(
-            chess_playout(&Position::startpos(), 0, &mut Rng::new(3)),
-            0.0
-        );
+        assert_eq!(playout(start, 0), 0.0);
+    }
+
+    #[test]
+    fn values_map_onto_the_unit_interval() {
+        use crate::value::{mate_in, mated_in};
+        assert_eq!(Scale::Centipawns.exact(mate_in(3)), 1.0);
+        assert_eq!(Scale::Centipawns.exact(mated_in(2)), -1.0);
+        assert_eq!(Scale::Centipawns.heuristic(mated_in(2)), -0.999);
+        assert!((Scale::Centipawns.exact(400) - 0.7616).abs() < 1e-3);
+        assert_eq!(Scale::Linear(10.0).exact(5), 0.5);
     }
 }

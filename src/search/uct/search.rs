@@ -1,18 +1,22 @@
-//! One UCT tree and its iterations (thesis §2.4, §3.1–3.2, seed 001 Algorithm 3), written
-//! against [`Domain`] so that chess and the synthetic trees share it. An iteration:
+//! One UCT tree and its iterations (Understanding Sampling-Based Adversarial Search Methods
+//! (2012) §2.4, §3.1–3.2; Pruning Game Tree by Rollouts (2015) Algorithm 3), written
+//! against the game-tree interface so that chess and the synthetic trees share it. An
+//! iteration:
 //! 1. select from the root by UCB1 while every move of the node is in the tree;
 //! 2. add one new node — the next untried move, in an order fixed per position — and value
-//!    it: exactly when terminal, otherwise by the domain's estimate (playout or evaluator);
+//!    it: exactly when terminal, otherwise by a playout or the tree's heuristic;
 //! 3. back the value up the path: the mean (UCT, UCTH) or the minimax of the children
 //!    (UCTMAX-H, §3.2.5); with the solver, proven wins and losses propagate as well.
 //!
 //! When the arena is full, step 2 is skipped: the iteration descends into a child already
 //! in the tree, or re-estimates a childless leaf, so the search goes on in bounded memory.
 
+use std::marker::PhantomData;
+
 use super::arena::{Arena, NONE, Node, Proof};
-use super::domain::Domain;
-use super::playout::Rng;
+use super::playout::{self, LeafEstimate, Scale};
 use super::policy;
+use crate::tree::{Expansion, GameTree, Rng};
 
 /// How values are backed up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +35,10 @@ pub struct Config {
     pub backup: Backup,
     /// Propagate proven wins and losses (`UCT_Solver`).
     pub solver: bool,
+    /// How new nodes are valued.
+    pub leaf: LeafEstimate,
+    /// How the tree's values map onto [-1, 1].
+    pub scale: Scale,
 }
 
 /// Statistics of one root move.
@@ -45,14 +53,14 @@ pub struct RootMove<M> {
 }
 
 /// A UCT tree being searched.
-pub struct Searcher<M> {
-    pub arena: Arena<M>,
+pub struct Searcher<T: GameTree> {
+    pub arena: Arena<T::Move>,
     cfg: Config,
     rng: Rng,
     /// Mixed into the per-position move order so that threads try moves in other orders.
     salt: u64,
     path: Vec<u32>,
-    moves: Vec<M>,
+    moves: Vec<T::Move>,
     /// Deepest node reached from the root.
     pub max_depth: usize,
     /// Nodes added by this search, and how many of them were terminal.
@@ -60,14 +68,15 @@ pub struct Searcher<M> {
     pub terminals: u64,
     /// The arena refused a node at least once.
     pub full: bool,
+    tree: PhantomData<fn(&mut T)>,
 }
 
 /// The root is always node 0.
 pub const ROOT: u32 = 0;
 
-impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
+impl<T: GameTree> Searcher<T> {
     /// A search over `arena`: empty, or a reused subtree rooted at node 0.
-    pub fn new(arena: Arena<M>, cfg: Config, seed: u64) -> Self {
+    pub fn new(arena: Arena<T::Move>, cfg: Config, seed: u64) -> Self {
         Searcher {
             arena,
             cfg,
@@ -79,18 +88,21 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             added: 0,
             terminals: 0,
             full: false,
+            tree: PhantomData,
         }
     }
 
-    /// Makes node 0 the root of `d`'s root state: creates it, or refreshes a reused root
+    /// Makes node 0 the tree's node for `root`: creates it, or refreshes a reused root
     /// (a repetition that made it a terminal inside the old tree need not be one now).
     /// Returns the root's terminal value if the root has no move.
-    pub fn prepare<D: Domain<Move = M>>(&mut self, d: &mut D, root_move: M) -> Option<f32> {
-        let state = d.root();
+    pub fn prepare(&mut self, tree: &mut T, root: &T::Node, root_move: T::Move) -> Option<f32> {
         if self.arena.is_empty() {
             self.arena.set_root(Node::new(root_move));
         }
-        let terminal = d.expand(&state, 0, &mut self.moves);
+        let terminal = match tree.expand(root, &mut self.moves) {
+            Expansion::Leaf(v) => Some(self.cfg.scale.exact(v)),
+            Expansion::Inner => None,
+        };
         let root = &mut self.arena[ROOT];
         root.terminal = false;
         root.proof = Proof::Unknown;
@@ -101,11 +113,11 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         terminal
     }
 
-    /// One iteration.
-    pub fn iterate<D: Domain<Move = M>>(&mut self, d: &mut D) {
+    /// One iteration from `root` (the node [`prepare`](Self::prepare) was given).
+    pub fn iterate(&mut self, tree: &mut T, root: &T::Node) {
         self.path.clear();
         self.path.push(ROOT);
-        let mut state = d.root();
+        let mut state = root.clone();
         let mut node = ROOT;
         let mut ply = 0;
         // The value of the last node of the path for its side to move.
@@ -115,18 +127,18 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                 break -n.value;
             }
             if n.expanded < n.moves {
-                match self.next_move(d, &state, ply, n.expanded as usize) {
+                match self.next_move(tree, &state, n.expanded as usize) {
                     Some(mv) => match self.arena.add_child(node, Node::new(mv)) {
                         Some(child) => {
                             ply += 1;
-                            let state = d.play(&state, mv, ply);
+                            let state = tree.play(&state, mv);
                             self.path.push(child);
-                            break self.value_new_node(d, child, &state, ply);
+                            break self.value_new_node(tree, child, &state);
                         }
                         None => {
                             self.full = true;
                             if n.first_child == NONE {
-                                break d.estimate(&state, ply, &mut self.rng);
+                                break self.estimate(tree, &state);
                             }
                         }
                     },
@@ -136,10 +148,10 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                 }
             }
             let Some(child) = policy::select(&self.arena, node, self.cfg.c, self.cfg.solver) else {
-                break d.estimate(&state, ply, &mut self.rng);
+                break self.estimate(tree, &state);
             };
             ply += 1;
-            state = d.play(&state, self.arena[child].mv, ply);
+            state = tree.play(&state, self.arena[child].mv);
             self.path.push(child);
             node = child;
         };
@@ -147,21 +159,22 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         self.backup(leaf);
     }
 
+    fn estimate(&mut self, tree: &mut T, state: &T::Node) -> f32 {
+        playout::estimate(tree, state, self.cfg.leaf, self.cfg.scale, &mut self.rng)
+    }
+
     /// The `k`-th move of the node at `state` in its fixed order: a shuffle seeded by the
-    /// position's key, so the order survives tree reuse and needs no storage.
-    fn next_move<D: Domain<Move = M>>(
-        &mut self,
-        d: &mut D,
-        state: &D::State,
-        ply: usize,
-        k: usize,
-    ) -> Option<M> {
-        d.expand(state, ply, &mut self.moves);
+    /// position's identity (not its remaining depth), so the order survives tree reuse and
+    /// needs no storage.
+    fn next_move(&mut self, tree: &mut T, state: &T::Node, k: usize) -> Option<T::Move> {
+        if tree.expand(state, &mut self.moves) != Expansion::Inner {
+            return None;
+        }
         let len = self.moves.len();
         if k >= len {
             return None;
         }
-        let mut order = Rng::new(d.key(state) ^ self.salt);
+        let mut order = Rng::new(tree.id(state) ^ self.salt);
         for i in 0..=k {
             let j = i + order.below(len - i);
             self.moves.swap(i, j);
@@ -170,15 +183,12 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
     }
 
     /// Values a node just added; returns the value for its side to move.
-    fn value_new_node<D: Domain<Move = M>>(
-        &mut self,
-        d: &mut D,
-        id: u32,
-        state: &D::State,
-        ply: usize,
-    ) -> f32 {
+    fn value_new_node(&mut self, tree: &mut T, id: u32, state: &T::Node) -> f32 {
         self.added += 1;
-        let terminal = d.expand(state, ply, &mut self.moves);
+        let terminal = match tree.expand(state, &mut self.moves) {
+            Expansion::Leaf(v) => Some(self.cfg.scale.exact(v)),
+            Expansion::Inner => None,
+        };
         let node = &mut self.arena[id];
         match terminal {
             Some(v) => {
@@ -197,14 +207,14 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             }
             None => {
                 node.moves = self.moves.len().min(u16::MAX as usize) as u16;
-                if self.cfg.solver && d.wins_at_once(state, &self.moves) {
+                if self.cfg.solver && tree.wins_at_once(state, &self.moves) {
                     // The side to move here mates next move: the move into the node loses.
                     node.proof = Proof::Loss;
                     node.plies = 2;
                     node.value = -1.0;
                     return 1.0;
                 }
-                d.estimate(state, ply, &mut self.rng)
+                self.estimate(tree, state)
             }
         }
     }
@@ -270,11 +280,6 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         -self.arena[ROOT].value
     }
 
-    /// Iterations through the root (including those of a reused tree).
-    pub fn root_visits(&self) -> u32 {
-        self.arena[ROOT].visits
-    }
-
     /// What is proven at the root, from its side to move: `Some((true, plies))` is a forced
     /// win with mate in `plies` plies, `Some((false, plies))` a forced loss.
     pub fn root_proof(&self) -> Option<(bool, u8)> {
@@ -292,7 +297,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
     }
 
     /// The root's children in the tree.
-    pub fn root_moves(&self) -> Vec<RootMove<M>> {
+    pub fn root_moves(&self) -> Vec<RootMove<T::Move>> {
         self.arena
             .children(ROOT)
             .map(|c| {
@@ -309,18 +314,18 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
     }
 
     /// The move to play (see [`policy::final_choice`]).
-    pub fn best_move(&self) -> Option<M> {
+    pub fn best_move(&self) -> Option<T::Move> {
         policy::final_choice(&self.arena, ROOT).map(|c| self.arena[c].mv)
     }
 
     /// The expected reply to the root move `mv` (the most visited child below it).
-    pub fn reply_to(&self, mv: M) -> Option<M> {
+    pub fn reply_to(&self, mv: T::Move) -> Option<T::Move> {
         let child = self.arena.child_by_move(ROOT, mv)?;
         policy::final_choice(&self.arena, child).map(|c| self.arena[c].mv)
     }
 
     /// The principal variation: the most visited child, repeatedly.
-    pub fn pv(&self, max_len: usize) -> Vec<M> {
+    pub fn pv(&self, max_len: usize) -> Vec<T::Move> {
         let mut pv = Vec::new();
         let mut node = ROOT;
         while pv.len() < max_len {
@@ -334,7 +339,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
     }
 
     /// Gives the tree back (for reuse).
-    pub fn into_arena(self) -> Arena<M> {
+    pub fn into_arena(self) -> Arena<T::Move> {
         self.arena
     }
 }
@@ -342,7 +347,6 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::uct::domain::TreeDomain;
     use crate::tree::{RandomTree, ValueRange};
 
     /// Runs `iterations` iterations, or until the tree holds `stop_at` nodes.
@@ -354,21 +358,23 @@ mod tests {
         stop_at: usize,
     ) -> (f32, f32, usize) {
         let scale = 10.0;
+        let mut tree = tree;
         let exact = tree.minimax(tree.root()) as f32 / scale;
         let root = tree.root();
-        let mut d = TreeDomain::new(tree, root, scale);
         let cfg = Config {
             c,
             backup,
             solver: false,
+            leaf: LeafEstimate::Heuristic,
+            scale: Scale::Linear(scale),
         };
         let mut s = Searcher::new(Arena::with_memory(64 << 20), cfg, 7);
-        s.prepare(&mut d, 0);
+        s.prepare(&mut tree, &root, 0);
         for _ in 0..iterations {
             if s.arena.len() >= stop_at {
                 break;
             }
-            s.iterate(&mut d);
+            s.iterate(&mut tree, &root);
         }
         (s.root_value(), exact, s.arena.len())
     }

@@ -16,11 +16,11 @@
 use std::collections::HashMap;
 
 use super::bounds::{BoundStore, BoundTable, Bounds, load_key, save_key};
-use super::score::Value;
 use super::stored::{Solved, deepen_with_table};
-use super::{Backend, SearchRequest, SearchResult};
-use crate::tree::synthetic::splitmix;
-use crate::tree::{Expansion, GameTree};
+use crate::options::Declared;
+use crate::search::{Backend, SearchRequest, SearchResult};
+use crate::tree::{Expansion, GameTree, Rng};
+use crate::value::{INFINITY, Value};
 
 /// How a rollout chooses among the candidate children.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,7 +66,7 @@ pub struct Rollouts<'a, M, S: ?Sized> {
     store: &'a mut S,
     poll: &'a mut dyn FnMut(u64) -> bool,
     policy: Policy,
-    rng: u64,
+    rng: Rng,
     stats: HashMap<u64, Stats>,
     max_stats: usize,
     buffers: Vec<Vec<M>>,
@@ -89,7 +89,7 @@ impl<'a, M: Copy, S: BoundStore + ?Sized> Rollouts<'a, M, S> {
             store,
             poll,
             policy,
-            rng: seed,
+            rng: Rng::new(seed),
             stats: HashMap::new(),
             max_stats,
             buffers: Vec::new(),
@@ -169,8 +169,8 @@ impl<'a, M: Copy, S: BoundStore + ?Sized> Rollouts<'a, M, S> {
         // Coherent storage: the node's bounds are those its children's bounds imply. The
         // intersection with what was stored only matters for a table that lost entries.
         let mut b = Bounds {
-            lo: -super::score::INFINITY,
-            hi: -super::score::INFINITY,
+            lo: -INFINITY,
+            hi: -INFINITY,
         };
         for &k in &keys {
             let c = load_key(&*self.store, k, ply + 1).negate();
@@ -203,10 +203,7 @@ impl<'a, M: Copy, S: BoundStore + ?Sized> Rollouts<'a, M, S> {
         match self.policy {
             Policy::Left => candidates[0],
             Policy::Sss => leftmost_max_by(candidates, |c| max_upper(c) as f64),
-            Policy::Random => {
-                self.rng = splitmix(self.rng);
-                candidates[(self.rng % candidates.len() as u64) as usize]
-            }
+            Policy::Random => candidates[self.rng.below(candidates.len())],
             Policy::Uct => {
                 let top = candidates.iter().map(max_upper).max().unwrap_or_default();
                 let tied: Vec<Candidate> = candidates
@@ -253,8 +250,14 @@ fn leftmost_max_by(items: &[Candidate], score: impl Fn(&Candidate) -> f64) -> Ca
     best
 }
 
-/// Option: the random policy's seed.
-pub const SEED_OPTION: &str = "RolloutSeed";
+/// The random policy's seed.
+pub static ROLLOUT_SEED: Declared<i64> = Declared::spin(
+    "RolloutSeed",
+    1,
+    0,
+    i64::MAX,
+    "`rollout-random`: seed of the random selection policy",
+);
 
 /// A rollout backend on the chess view under iterative deepening.
 pub struct RolloutBackend {
@@ -273,7 +276,7 @@ impl RolloutBackend {
 
 impl Backend for RolloutBackend {
     fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult {
-        let seed = req.options.spin(SEED_OPTION) as u64;
+        let seed = req.options.get(&ROLLOUT_SEED) as u64;
         let policy = self.policy;
         deepen_with_table(&mut self.table, req, |table, tree, root, poll| {
             // The UCT statistics get as many entries as a quarter of the table has slots.

@@ -1,12 +1,7 @@
-//! The other side of the protocol: driving an external UCI engine (Stockfish, GNU Chess,
-//! another Searchlight) as a child process. Every wait has a deadline, so an engine that
+//! The client side of UCI: driving an external engine (Stockfish, GNU Chess, another
+//! Searchlight) as a child process. Every wait has a deadline, so an engine that
 //! hangs or dies is an error for the caller, never a hang; dropping the client ends the
 //! process and reaps it.
-
-#![cfg_attr(
-    not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
-)]
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -14,6 +9,8 @@ use std::time::{Duration, Instant};
 
 use crossbeam::channel::{Receiver, RecvTimeoutError, unbounded};
 use thiserror::Error;
+
+use crate::value::UciScore;
 
 /// What went wrong with an external engine.
 #[derive(Debug, Error)]
@@ -37,8 +34,7 @@ pub enum ClientError {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
     pub depth: Option<u32>,
-    /// `score cp N` or `score mate N` as written.
-    pub score: Option<String>,
+    pub score: Option<UciScore>,
     pub nodes: Option<u64>,
 }
 
@@ -257,14 +253,38 @@ fn note_info(line: &str, report: &mut Report) {
             "depth" => report.depth = tokens.get(i + 1).and_then(|t| t.parse().ok()),
             "nodes" => report.nodes = tokens.get(i + 1).and_then(|t| t.parse().ok()),
             "score" => {
-                if let (Some(kind), Some(v)) = (tokens.get(i + 1), tokens.get(i + 2)) {
-                    report.score = Some(format!("{kind} {v}"));
-                }
+                let value = tokens.get(i + 2).and_then(|v| v.parse::<i32>().ok());
+                report.score = match (tokens.get(i + 1), value) {
+                    (Some(&"cp"), Some(v)) => Some(UciScore::Cp(v)),
+                    (Some(&"mate"), Some(v)) => Some(UciScore::Mate(v)),
+                    _ => report.score,
+                };
                 i += 2;
             }
             "pv" | "string" => break,
             _ => {}
         }
         i += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_keep_depth_nodes_and_a_typed_score() {
+        let mut r = Report::default();
+        note_info(
+            "info depth 12 seldepth 20 score cp -35 nodes 1000 pv e2e4",
+            &mut r,
+        );
+        assert_eq!(r.depth, Some(12));
+        assert_eq!(r.nodes, Some(1000));
+        assert_eq!(r.score, Some(UciScore::Cp(-35)));
+        note_info("info depth 13 score mate 3 lowerbound nodes 2000", &mut r);
+        assert_eq!(r.score, Some(UciScore::Mate(3)));
+        note_info("info string score cp 1", &mut r);
+        assert_eq!(r.score, Some(UciScore::Mate(3)));
     }
 }

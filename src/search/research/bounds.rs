@@ -9,8 +9,8 @@
 
 use std::collections::HashMap;
 
-use super::score::{INFINITY, Value, from_table, to_table};
 use crate::tree::GameTree;
+use crate::value::{INFINITY, Value, from_table, to_table};
 
 /// A closed interval known to contain a node's negamax value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -275,7 +275,7 @@ mod tests {
     #[test]
     fn mate_values_are_stored_relative_to_the_node() {
         let mut m = MapBounds::default();
-        let mate_in_3 = crate::search::score::mate_in(3);
+        let mate_in_3 = crate::value::mate_in(3);
         save_key(
             &mut m,
             1,

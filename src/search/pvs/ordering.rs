@@ -4,16 +4,15 @@
 
 use shakmaty::{Move, MoveList};
 
-use super::score::MAX_PLY;
+use super::params::{HISTORY_AGE_DIVISOR, HISTORY_BONUS_CAP, HISTORY_BONUS_SCALE, HISTORY_MAX};
 use super::tt::PackedMove;
 use crate::board::exchange::{is_tactical, mvv_lva, see};
 use crate::board::{Position, piece_value};
+use crate::value::MAX_PLY;
 
 const GOOD_TACTICAL: i32 = 2_000_000;
 const KILLER: [i32; 2] = [1_500_000, 1_400_000];
 const BAD_CAPTURE: i32 = -2_000_000;
-/// History scores stay within this bound (the gravity formula keeps them there).
-pub const HISTORY_MAX: i32 = 16_384;
 
 /// Per-thread ordering memory: two killer moves per ply and a history table indexed by
 /// side, from square and to square.
@@ -42,7 +41,7 @@ impl Heuristics {
         self.killers = [[None; 2]; MAX_PLY + 1];
         for row in self.history.iter_mut().flatten() {
             for h in row.iter_mut() {
-                *h /= 4;
+                *h /= HISTORY_AGE_DIVISOR;
             }
         }
     }
@@ -71,7 +70,7 @@ impl Heuristics {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(best);
         }
-        let bonus = (depth * depth).min(400) * 32;
+        let bonus = (depth * depth).min(HISTORY_BONUS_CAP) * HISTORY_BONUS_SCALE;
         apply(self.history_slot(pos, best), bonus);
         for &m in tried {
             apply(self.history_slot(pos, m), -bonus);

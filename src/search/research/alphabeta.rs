@@ -2,10 +2,10 @@
 //! without storage) — no transposition table, no pruning beyond alpha-beta itself. The
 //! research baseline every other backend's leaf counts are compared with.
 
-use super::deepening::{Iteration, deepen};
-use super::score::{INFINITY, Value};
-use super::{Backend, SearchRequest, SearchResult};
+use crate::search::deepening::{Iteration, deepen};
+use crate::search::{Backend, SearchRequest, SearchResult};
 use crate::tree::{Expansion, GameTree};
+use crate::value::{INFINITY, Value};
 
 /// Plain alpha-beta over any game tree, with the principal variation kept.
 pub struct AlphaBetaSearch<'p, M> {

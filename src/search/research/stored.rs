@@ -6,10 +6,10 @@
 use shakmaty::Move;
 
 use super::bounds::{BoundStore, BoundTable, Bounds, load, load_key};
-use super::deepening::{Iteration, deepen};
-use super::score::Value;
-use super::{SearchRequest, SearchResult};
+use crate::search::deepening::{Iteration, deepen};
+use crate::search::{SearchRequest, SearchResult};
 use crate::tree::{ChessNode, ChessTree, Expansion, GameTree};
+use crate::value::Value;
 
 /// What one completed fixed-depth solve found.
 pub struct Solved {
@@ -57,7 +57,7 @@ where
 /// The backend's table, made (or remade) at the size `Hash` asks for and emptied: a new
 /// root makes old entries of little use, and a clean table keeps runs reproducible.
 fn table_for<'t>(table: &'t mut Option<BoundTable>, req: &SearchRequest<'_>) -> &'t mut BoundTable {
-    let mb = req.options.spin("Hash").max(1) as usize;
+    let mb = crate::search::hash_mb(req.options);
     match table {
         Some(t) if t.megabytes() == mb => t.clear(),
         _ => *table = Some(BoundTable::new(mb)),

@@ -6,12 +6,30 @@
 //! is part of an option name (names may contain spaces), otherwise part of the previous
 //! value (so `cmd=/usr/games/gnuchess -u` keeps its argument).
 
-#![cfg_attr(
-    not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
-)]
+use thiserror::Error;
 
-use crate::engines_file::EngineConfig;
+use super::engines_file::EngineConfig;
+use crate::engine::SEARCH;
+use crate::search::registry::DEFAULT_BACKEND;
+
+/// Why a player specification was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SpecError {
+    #[error("empty engine specification")]
+    Empty,
+    #[error("'{0}' is not key=value")]
+    NotKeyValue(String),
+    #[error("cmd= needs a program")]
+    NoProgram,
+    #[error("'{0}': expected a backend name, cmd= or conf=")]
+    NoEngine(String),
+    #[error("no engine named '{0}' in the engines file")]
+    UnknownConf(String),
+    #[error("engine entry '{0}' has no command")]
+    NoCommand(String),
+    #[error("{0}")]
+    Limit(String),
+}
 
 /// Who plays.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,10 +56,10 @@ pub struct EngineSpec {
 const KEYS: &[&str] = &["cmd", "name", "conf", "tc", "st", "nodes", "depth", "proto"];
 
 impl EngineSpec {
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, SpecError> {
         let words: Vec<&str> = text.split_whitespace().collect();
         let Some(&first) = words.first() else {
-            return Err("empty engine specification".into());
+            return Err(SpecError::Empty);
         };
         let local = !first.contains('=');
         let mut fields: Vec<(String, String)> = Vec::new();
@@ -82,7 +100,7 @@ impl EngineSpec {
             match key.as_str() {
                 "cmd" => {
                     let mut parts = value.split_whitespace().map(str::to_string);
-                    let program = parts.next().ok_or("cmd= needs a program")?;
+                    let program = parts.next().ok_or(SpecError::NoProgram)?;
                     spec.name = program.rsplit('/').next().unwrap_or(&program).to_string();
                     spec.kind = EngineKind::External {
                         program,
@@ -100,7 +118,7 @@ impl EngineSpec {
             }
         }
         if !local && !matches!(spec.kind, EngineKind::External { .. }) && !spec.has_field("conf") {
-            return Err(format!("'{text}': expected a backend name, cmd= or conf="));
+            return Err(SpecError::NoEngine(text.to_string()));
         }
         Ok(spec)
     }
@@ -123,14 +141,14 @@ impl EngineSpec {
     /// command is `searchlight` becomes an in-process backend (its `Search` option names
     /// it), any other an external engine. The spec's own options, limits and `name=` are
     /// kept and win over the entry's. Specs without `conf=` are returned unchanged.
-    pub fn resolve_conf(self, entries: &[EngineConfig]) -> Result<Self, String> {
+    pub fn resolve_conf(self, entries: &[EngineConfig]) -> Result<Self, SpecError> {
         let Some(conf) = self.field("conf").map(str::to_string) else {
             return Ok(self);
         };
         let entry = entries
             .iter()
             .find(|e| e.name == conf)
-            .ok_or_else(|| format!("no engine named '{conf}' in the engines file"))?;
+            .ok_or_else(|| SpecError::UnknownConf(conf.clone()))?;
         let value_text = |v: &serde_json::Value| match v {
             serde_json::Value::String(s) => s.clone(),
             other => other.to_string(),
@@ -138,10 +156,12 @@ impl EngineSpec {
         let mut options: Vec<(String, String)> = Vec::new();
         let mut kind = None;
         let mut words = entry.command.split_whitespace().map(str::to_string);
-        let program = words.next().ok_or("engine entry without a command")?;
+        let program = words
+            .next()
+            .ok_or_else(|| SpecError::NoCommand(entry.name.clone()))?;
         let local = program == "searchlight";
         for o in &entry.options {
-            if local && o.name == crate::engine::names::SEARCH {
+            if local && o.name == SEARCH.name() {
                 kind = Some(EngineKind::Local {
                     backend: value_text(&o.value),
                 });
@@ -151,7 +171,7 @@ impl EngineSpec {
         }
         let kind = kind.unwrap_or(if local {
             EngineKind::Local {
-                backend: crate::search::registry::DEFAULT_BACKEND.to_string(),
+                backend: DEFAULT_BACKEND.to_string(),
             }
         } else {
             EngineKind::External {
@@ -174,10 +194,10 @@ impl EngineSpec {
     }
 }
 
-fn continue_last(fields: &mut [(String, String)], words: &[&str]) -> Result<(), String> {
+fn continue_last(fields: &mut [(String, String)], words: &[&str]) -> Result<(), SpecError> {
     let (_, value) = fields
         .last_mut()
-        .ok_or_else(|| format!("'{}' is not key=value", words.join(" ")))?;
+        .ok_or_else(|| SpecError::NotKeyValue(words.join(" ")))?;
     for w in words {
         value.push(' ');
         value.push_str(w);
@@ -227,7 +247,7 @@ mod tests {
 
     #[test]
     fn conf_names_an_engines_file_entry() {
-        let entries = crate::engines_file::registry_entries();
+        let entries = crate::matches::engines_file::registry_entries();
         let s = EngineSpec::parse("conf=Searchlight mtdf nodes=100")
             .unwrap()
             .resolve_conf(&entries)

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::names;
+use crate::engine::SEARCH;
 use crate::search::registry::{self, BACKENDS};
 
 /// One option setting in an engine definition.
@@ -57,7 +57,7 @@ pub fn registry_entries() -> Vec<EngineConfig> {
             protocol: uci(),
             variants: vec!["standard".into(), "fischerandom".into()],
             options: vec![ConfigOption {
-                name: names::SEARCH.to_string(),
+                name: SEARCH.name().to_string(),
                 kind: "combo".to_string(),
                 value: b.name.into(),
                 default: Some(registry::DEFAULT_BACKEND.into()),
@@ -68,8 +68,8 @@ pub fn registry_entries() -> Vec<EngineConfig> {
 }
 
 /// Parses an engines file.
-pub fn parse(text: &str) -> Result<Vec<EngineConfig>, String> {
-    serde_json::from_str(text).map_err(|e| e.to_string())
+pub fn parse(text: &str) -> Result<Vec<EngineConfig>, serde_json::Error> {
+    serde_json::from_str(text)
 }
 
 /// The engines file as Searchlight writes it.

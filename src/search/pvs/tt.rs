@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use shakmaty::Move;
 
-use super::score::{Bound, Value};
+use crate::value::{Bound, Value};
 
 const SLOTS: usize = 4;
 const GENERATION_BITS: u64 = 6;
@@ -61,7 +61,7 @@ impl PackedMove {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {
     pub mv: PackedMove,
-    /// Stored relative to the node (see [`super::score::to_table`]).
+    /// Stored relative to the node (see [`crate::value::to_table`]).
     pub value: Value,
     pub eval: Value,
     pub depth: i32,
@@ -274,14 +274,6 @@ impl TranspositionTable {
     }
 }
 
-/// Finds the legal move a packed move stands for (`None` if no legal move matches).
-pub fn unpack_move(packed: PackedMove, moves: &[Move]) -> Option<Move> {
-    if packed == PackedMove::NONE {
-        return None;
-    }
-    moves.iter().copied().find(|&m| packed.matches(m))
-}
-
 /// `MemAvailable` from /proc/meminfo, where the system has one.
 fn available_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
@@ -319,7 +311,8 @@ mod tests {
         };
         tt.store(pos.key(), e);
         assert_eq!(tt.probe(pos.key()), Some(e));
-        assert_eq!(unpack_move(e.mv, &pos.legal_moves()), Some(m));
+        assert!(e.mv.matches(m));
+        assert!(!e.mv.matches(pos.legal_moves()[4]));
         assert_eq!(tt.probe(pos.key() ^ 1), None);
     }
 

@@ -15,10 +15,11 @@
 //! saves the walk and cannot change which leaves are evaluated.
 
 use super::bounds::{BoundStore, BoundTable, Bounds, load_key, save_key};
-use super::score::{INFINITY, Value};
 use super::stored::{Solved, deepen_with_table};
-use super::{Backend, SearchRequest, SearchResult};
+use crate::options::Declared;
+use crate::search::{Backend, SearchRequest, SearchResult};
 use crate::tree::{Expansion, GameTree};
+use crate::value::{INFINITY, Value};
 
 /// One node on the current rollout path.
 struct Frame<N> {
@@ -166,8 +167,12 @@ impl<'a, S: BoundStore + ?Sized> Fsss<'a, S> {
     }
 }
 
-/// Option: the restart refinement.
-pub const RESTART_OPTION: &str = "FSSS_Restart";
+/// The restart refinement.
+pub static FSSS_RESTART: Declared<bool> = Declared::check(
+    "FSSS_Restart",
+    false,
+    "`fsss`: resume each rollout at the deepest node whose bounds did not change (same leaves, less walking)",
+);
 
 /// The `fsss` backend on the chess view under iterative deepening.
 #[derive(Default)]
@@ -177,7 +182,7 @@ pub struct FsssBackend {
 
 impl Backend for FsssBackend {
     fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult {
-        let restart = req.options.check(RESTART_OPTION);
+        let restart = req.options.get(&FSSS_RESTART);
         deepen_with_table(&mut self.table, req, |table, tree, root, poll| {
             let value = Fsss::new(table, restart, poll).solve(tree, root)?;
             Some(Solved { value, best: None })

@@ -2,13 +2,13 @@
 //! value with unlimited storage and nothing else. This is what the property tests and the
 //! `trees` experiments run; the chess backends wrap the same code in iterative deepening.
 
-use super::alphabeta::AlphaBetaSearch;
-use super::bounds::MapBounds;
-use super::fsss::Fsss;
-use super::mt::{Driver, MtSearch, TestProcedure};
-use super::rollout::{Policy, Rollouts};
-use super::score::{INFINITY, Value};
+use crate::search::research::alphabeta::AlphaBetaSearch;
+use crate::search::research::bounds::MapBounds;
+use crate::search::research::fsss::Fsss;
+use crate::search::research::mt::{Driver, MtSearch, TestProcedure};
+use crate::search::research::rollout::{Policy, Rollouts};
 use crate::tree::GameTree;
+use crate::value::{INFINITY, Value};
 
 /// One algorithm with its settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,10 +12,11 @@
 //! seen from its parent are negated and swapped.
 
 use super::bounds::{BoundStore, BoundTable, Bounds, load_key, save_key};
-use super::score::{INFINITY, Value};
 use super::stored::{Solved, deepen_with_table};
-use super::{Backend, SearchRequest, SearchResult};
+use crate::options::{Declared, Options};
+use crate::search::{Backend, SearchRequest, SearchResult};
 use crate::tree::{Expansion, GameTree};
+use crate::value::{INFINITY, Value};
 
 /// Which alpha-beta the tests run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -305,14 +306,26 @@ impl<'a, M: Copy, S: BoundStore + ?Sized> MtSearch<'a, M, S> {
     }
 }
 
-/// Name of the option that picks the test procedure, shared by the MT backends.
-pub const PROCEDURE_OPTION: &str = "MT_AlphaBeta";
-/// Name of the stepwise driver's step option.
-pub const STEP_OPTION: &str = "MtdStep";
+/// The MT backends' switch between the two test procedures.
+pub static MT_ALPHABETA: Declared<&str> = Declared::combo(
+    "MT_AlphaBeta",
+    "alphabeta2",
+    &["alphabeta2", "classic"],
+    "MT backends: the test procedure, double-bound alphabeta2 (Pruning Game Tree by Rollouts, Alg. 5) or classic single-bound (Alg. 1)",
+);
+
+/// How far below the upper bound `mtd-step` places each test.
+pub static MTD_STEP: Declared<i64> = Declared::spin(
+    "MtdStep",
+    20,
+    1,
+    10000,
+    "`mtd-step`: how far below the upper bound each test is placed (1 = MT-SSS*)",
+);
 
 /// Reads the test procedure option.
-pub fn procedure_option(options: &crate::options::Options) -> TestProcedure {
-    if options.combo(PROCEDURE_OPTION) == "classic" {
+pub fn procedure_option(options: &Options) -> TestProcedure {
+    if options.get(&MT_ALPHABETA) == "classic" {
         TestProcedure::Classic
     } else {
         TestProcedure::Double
@@ -344,7 +357,7 @@ impl MtBackend {
 impl Backend for MtBackend {
     fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult {
         let procedure = procedure_option(req.options);
-        let step = req.options.spin(STEP_OPTION) as Value;
+        let step = req.options.get(&MTD_STEP) as Value;
         let kind = self.kind;
         let mut guess = 0;
         deepen_with_table(&mut self.table, req, |table, tree, root, poll| {

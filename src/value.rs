@@ -1,5 +1,6 @@
 //! Search values: centipawns from the side to move, with mate scores packed near the ends
-//! of the range so that a shorter mate always compares better.
+//! of the range so that a shorter mate always compares better; the bound a value is, and
+//! how values are stored in tables shared across plies and reported to UCI.
 
 /// A search value in centipawns, from the side to move's point of view.
 pub type Value = i32;
@@ -100,6 +101,26 @@ impl UciScore {
             UciScore::Cp(v)
         }
     }
+
+    /// One number for comparing scores (match adjudication): centipawns, with a mate
+    /// beyond any evaluation and a nearer mate further out.
+    pub fn centipawns(self) -> i32 {
+        match self {
+            UciScore::Cp(cp) => cp,
+            UciScore::Mate(n) if n > 0 => 100_000 - n,
+            UciScore::Mate(n) => -100_000 - n,
+        }
+    }
+}
+
+impl std::fmt::Display for UciScore {
+    /// As `info score` writes it: `cp 35`, `mate -3`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UciScore::Cp(cp) => write!(f, "cp {cp}"),
+            UciScore::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -113,6 +134,9 @@ mod tests {
         assert_eq!(UciScore::from_value(mated_in(0)), UciScore::Mate(0));
         assert_eq!(UciScore::from_value(mated_in(2)), UciScore::Mate(-1));
         assert_eq!(UciScore::from_value(35), UciScore::Cp(35));
+        assert_eq!(UciScore::Mate(-3).to_string(), "mate -3");
+        assert!(UciScore::Mate(2).centipawns() > UciScore::Mate(5).centipawns());
+        assert!(UciScore::Mate(-2).centipawns() < UciScore::Cp(-5000).centipawns());
     }
 
     #[test]

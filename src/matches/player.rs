@@ -1,10 +1,6 @@
-//! A player for the tools: an in-process [`Engine`] or an external UCI engine behind the
-//! same small interface — set up from an [`EngineSpec`], asked for a move under limits.
-
-#![cfg_attr(
-    not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
-)]
+//! A player for matches and test suites: an in-process [`Engine`] or an external UCI
+//! engine behind the same small interface — set up from an [`EngineSpec`], asked for a
+//! move under limits.
 
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -12,13 +8,24 @@ use std::time::Duration;
 use shakmaty::fen::Fen;
 use shakmaty::{EnPassantMode, Move};
 
+use thiserror::Error;
+
 use super::spec::{EngineKind, EngineSpec};
+use super::uci_client::{Client, ClientError};
 use crate::board::Game;
-use crate::engine::Engine;
+use crate::engine::{Engine, EngineError, SEARCH};
 use crate::search::Limits;
 use crate::search::info::Silent;
-use crate::search::score::UciScore;
-use crate::uci::client::{Client, ClientError};
+use crate::value::UciScore;
+
+/// Why a player could not be started or set up.
+#[derive(Debug, Error)]
+pub enum PlayerError {
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    #[error(transparent)]
+    Client(#[from] ClientError),
+}
 
 /// How long an external engine may take to start and answer `isready`.
 const STARTUP: Duration = Duration::from_secs(10);
@@ -61,8 +68,7 @@ impl From<ClientError> for ThinkError {
 #[derive(Debug, Clone)]
 pub struct Thought {
     pub best: Move,
-    /// `cp N` or `mate N`, if reported.
-    pub score: Option<String>,
+    pub score: Option<UciScore>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
 }
@@ -80,23 +86,23 @@ pub struct Player {
 
 impl Player {
     /// Starts the player a specification describes, with its options set.
-    pub fn start(spec: &EngineSpec) -> Result<Self, String> {
+    pub fn start(spec: &EngineSpec) -> Result<Self, PlayerError> {
         let inner = match &spec.kind {
             EngineKind::Local { backend } => {
                 let mut engine = Engine::new();
-                engine.set_option("Search", Some(backend))?;
+                engine.set_option(SEARCH.name(), Some(backend))?;
                 for (name, value) in &spec.options {
                     engine.set_option(name, Some(value))?;
                 }
                 Inner::Local(Box::new(engine))
             }
             EngineKind::External { program, args } => {
-                let mut client = Client::start(program, args).map_err(|e| e.to_string())?;
-                client.handshake(STARTUP).map_err(|e| e.to_string())?;
+                let mut client = Client::start(program, args)?;
+                client.handshake(STARTUP)?;
                 for (name, value) in &spec.options {
-                    client.set_option(name, value).map_err(|e| e.to_string())?;
+                    client.set_option(name, value)?;
                 }
-                client.sync(STARTUP).map_err(|e| e.to_string())?;
+                client.sync(STARTUP)?;
                 Inner::External(client)
             }
         };
@@ -112,15 +118,15 @@ impl Player {
     }
 
     /// Tells the player a new game starts.
-    pub fn new_game(&mut self) -> Result<(), String> {
+    pub fn new_game(&mut self) -> Result<(), ClientError> {
         match &mut self.inner {
             Inner::Local(engine) => {
                 engine.new_game();
                 Ok(())
             }
             Inner::External(client) => {
-                client.send("ucinewgame").map_err(|e| e.to_string())?;
-                client.sync(STARTUP).map_err(|e| e.to_string())
+                client.send("ucinewgame")?;
+                client.sync(STARTUP)
             }
         }
     }
@@ -139,13 +145,9 @@ impl Player {
                 let best = result
                     .best
                     .ok_or_else(|| ThinkError::Other("no legal move".into()))?;
-                let score = match UciScore::from_value(result.value) {
-                    UciScore::Cp(cp) => format!("cp {cp}"),
-                    UciScore::Mate(n) => format!("mate {n}"),
-                };
                 Ok(Thought {
                     best,
-                    score: Some(score),
+                    score: Some(UciScore::from_value(result.value)),
                     depth: Some(result.depth),
                     nodes: Some(result.nodes),
                 })
@@ -178,10 +180,8 @@ pub fn position_command(game: &Game) -> String {
     let mut s = format!("position fen {start}");
     if !game.moves().is_empty() {
         s.push_str(" moves");
-        let mut pos = game.start().clone();
-        for &m in game.moves() {
-            let _ = write!(s, " {}", pos.to_uci(m));
-            pos = pos.play(m);
+        for m in game.start().uci_line(game.moves()) {
+            let _ = write!(s, " {m}");
         }
     }
     s
@@ -217,4 +217,44 @@ pub fn go_command(limits: &Limits) -> String {
         s.push_str(" infinite");
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+
+    #[test]
+    fn commands_for_an_external_engine() {
+        let game = Game::from_uci_moves(Position::startpos(), &["e2e4", "e7e5"]).unwrap();
+        assert_eq!(
+            position_command(&game),
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5"
+        );
+        let limits = Limits {
+            wtime: Some(Duration::from_millis(1500)),
+            btime: Some(Duration::from_millis(900)),
+            movestogo: Some(7),
+            ..Limits::default()
+        };
+        assert_eq!(go_command(&limits), "go wtime 1500 btime 900 movestogo 7");
+        assert_eq!(go_command(&Limits::default()), "go infinite");
+    }
+
+    #[test]
+    fn a_local_player_reports_a_typed_score() {
+        let spec = EngineSpec::parse("pvs").unwrap();
+        let mut player = Player::start(&spec).unwrap();
+        let mated_in_one = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+        let pos = Position::from_fen(mated_in_one, shakmaty::CastlingMode::Standard).unwrap();
+        let thought = player
+            .think(&Game::new(pos), &Limits::depth(3), Duration::from_secs(10))
+            .unwrap();
+        assert_eq!(thought.score, Some(UciScore::Mate(1)));
+        assert!(
+            EngineSpec::parse("nonsense")
+                .map(|s| Player::start(&s))
+                .is_ok_and(|p| p.is_err())
+        );
+    }
 }

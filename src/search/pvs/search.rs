@@ -1,82 +1,40 @@
-//! `pvs`, the default backend: iterative deepening over principal variation search
-//! (seed 003's null-window refinement of alpha-beta) with aspiration windows, a shared
-//! transposition table, quiescence search, and the usual selectivity — null-move pruning,
-//! reverse futility pruning, late-move reductions, check extension. Several threads search
-//! the same tree and share only the table (Lazy SMP); the main thread's result is played.
+//! One search thread of `pvs`: iterative deepening with aspiration windows at the root,
+//! principal variation search below it. Only the main thread reports and decides when to
+//! stop; helpers search the same tree and share what they find through the table.
 
-use shakmaty::uci::UciMove;
-use shakmaty::{Move, Position as _};
+use shakmaty::Move;
 
-use super::control::Poller;
-use super::info::{Info, InfoSink};
 use super::ordering::{Heuristics, MovePicker};
-use super::score::{
-    Bound, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Value, from_table, is_mate, mate_in,
-    mated_in, to_table,
-};
+use super::params::*;
 use super::tt::{Entry, PackedMove, TranspositionTable};
-use super::{Backend, SearchRequest, SearchResult};
 use crate::board::exchange::{is_tactical, see};
 use crate::board::game::is_search_repetition;
-use crate::board::{Evaluator, Position, piece_value};
+use crate::board::{Evaluator, Position, rules};
+use crate::search::control::Poller;
+use crate::search::info::{Info, InfoSink};
+use crate::search::{SearchRequest, SearchResult};
+use crate::value::{
+    Bound, INFINITY, MATE_BOUND, MAX_PLY, Value, from_table, is_mate, mate_in, mated_in, to_table,
+};
 
 /// Deepest iteration the driver starts.
 const MAX_DEPTH: i32 = (MAX_PLY as i32) - 8;
 
-/// The `pvs` backend. Keeps its move-ordering memory between moves of a game.
-#[derive(Default)]
-pub struct Pvs {
-    heuristics: Vec<Heuristics>,
-}
-
-impl Backend for Pvs {
-    fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult {
-        let threads = req.options.spin("Threads").clamp(1, 1024) as usize;
-        self.heuristics.resize_with(threads, Heuristics::default);
-        for h in &mut self.heuristics {
-            h.age();
-        }
-        req.tt.new_search();
-        let (main, helpers) = self.heuristics.split_at_mut(1);
-        let mut result = SearchResult::default();
-        crossbeam::scope(|scope| {
-            for (i, heuristics) in helpers.iter_mut().enumerate() {
-                scope.spawn(move |_| {
-                    Worker::new(req, heuristics, i + 1).iterate();
-                });
-            }
-            result = Worker::new(req, &mut main[0], 0).iterate();
-            // Helpers stop with the main thread.
-            req.control.finish();
-        })
-        .unwrap_or_else(|e| std::panic::resume_unwind(e));
-        result.nodes = req.control.nodes();
-        result
-    }
-
-    fn new_game(&mut self) {
-        for h in &mut self.heuristics {
-            h.clear();
-        }
-    }
-}
-
 /// One search thread.
-struct Worker<'a> {
+pub(super) struct Worker<'a> {
     id: usize,
     tt: &'a TranspositionTable,
     eval: &'a dyn Evaluator,
     poller: Poller<'a>,
     sink: &'a dyn InfoSink,
-    heuristics: &'a mut Heuristics,
+    pub(super) heuristics: &'a mut Heuristics,
     root: Position,
     root_moves: Vec<Move>,
     depth_limit: i32,
-    /// `go mate N`: stop once a mate in at most N moves is found.
-    mate_limit: Option<i32>,
+    limits: &'a crate::search::Limits,
     nodes: u64,
     seldepth: usize,
-    stopped: bool,
+    pub(super) stopped: bool,
     /// Keys of the game so far, then of the current search path.
     keys: Vec<u64>,
     root_len: usize,
@@ -90,7 +48,12 @@ struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    fn new(req: &'a SearchRequest<'a>, heuristics: &'a mut Heuristics, id: usize) -> Self {
+    pub(super) fn new(
+        req: &'a SearchRequest<'a>,
+        tt: &'a TranspositionTable,
+        heuristics: &'a mut Heuristics,
+        id: usize,
+    ) -> Self {
         let root = req.game.position();
         let legal: Vec<Move> = root.legal_moves().to_vec();
         let restricted: Vec<Move> = legal
@@ -108,7 +71,7 @@ impl<'a> Worker<'a> {
         let mut lmr = Box::new([[0i32; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (n, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
+                *r = (LMR_BASE + (d as f64).ln() * (n as f64).ln() / LMR_DIVISOR) as i32;
             }
         }
         let filler = Move::Put {
@@ -117,7 +80,7 @@ impl<'a> Worker<'a> {
         };
         Worker {
             id,
-            tt: req.tt,
+            tt,
             eval: req.eval,
             poller: Poller::new(req.control, id == 0),
             sink: req.sink,
@@ -128,7 +91,7 @@ impl<'a> Worker<'a> {
                 .limits
                 .depth
                 .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH)),
-            mate_limit: req.limits.mate.map(|n| n as i32),
+            limits: req.limits,
             nodes: 0,
             seldepth: 0,
             stopped: false,
@@ -148,23 +111,19 @@ impl<'a> Worker<'a> {
 
     /// Iterative deepening with aspiration windows. Only the main thread reports and
     /// decides when to stop; the result is that of the last completed iteration.
-    fn iterate(&mut self) -> SearchResult {
+    pub(super) fn iterate(&mut self) -> SearchResult {
         let root = self.root.clone();
         let mut result = SearchResult {
             best: self.root_moves.first().copied(),
             ..SearchResult::default()
         };
-        if self.root_moves.is_empty() {
-            result.value = if root.is_check() { mated_in(0) } else { DRAW };
-            return result;
-        }
         let mut value = 0;
         // Helpers start one ply deeper on odd ids so the threads spread over depths.
         let first = 1 + (self.id % 2) as i32;
         for depth in first..=self.depth_limit {
             self.seldepth = 0;
-            let mut delta = 30;
-            let (mut alpha, mut beta) = if depth >= 4 && !is_mate(value) {
+            let mut delta = ASPIRATION_DELTA;
+            let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && !is_mate(value) {
                 (
                     (value - delta).max(-INFINITY),
                     (value + delta).min(INFINITY),
@@ -191,7 +150,7 @@ impl<'a> Worker<'a> {
                 } else {
                     beta = (v + delta).min(INFINITY);
                 }
-                delta += delta / 2 + 10;
+                delta += delta / 2 + ASPIRATION_GROWTH;
             }
             if self.stopped {
                 break;
@@ -204,9 +163,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             self.report(depth, value, Bound::Exact);
-            let mate_found = self
-                .mate_limit
-                .is_some_and(|n| value >= MATE_BOUND && MATE - value < 2 * n);
+            let mate_found = self.limits.mate_found(value);
             // With one legal move there is nothing to think about on the clock.
             let control = self.poller.control();
             let forced = self.root_moves.len() == 1 && control.budget().soft.is_some();
@@ -221,12 +178,7 @@ impl<'a> Worker<'a> {
     fn report(&mut self, depth: i32, value: Value, bound: Bound) {
         self.poller.flush(self.nodes);
         let control = self.poller.control();
-        let mut pos = self.root.clone();
-        let mut pv = Vec::with_capacity(self.pv_len[0]);
-        for &m in &self.pv[0][..self.pv_len[0]] {
-            pv.push(UciMove::from_move(m, pos.mode()));
-            pos = pos.play(m);
-        }
+        let pv = self.root.uci_line(&self.pv[0][..self.pv_len[0]]);
         self.sink.info(&Info {
             depth: depth as u32,
             seldepth: self.seldepth as u32,
@@ -241,7 +193,7 @@ impl<'a> Worker<'a> {
 
     /// Counts a node; true when the search must stop.
     #[inline]
-    fn visit(&mut self, ply: usize) -> bool {
+    pub(super) fn visit(&mut self, ply: usize) -> bool {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if !self.stopped && self.poller.poll(self.nodes) {
@@ -263,8 +215,8 @@ impl<'a> Worker<'a> {
         self.keys.pop();
     }
 
-    /// Draw by repetition or the fifty-move rule at a non-root node (the mate check for the
-    /// fifty-move case happens after move generation).
+    /// The position repeats one on the path (or, before the root, twice in the game);
+    /// repetitions cannot reach across a null move.
     fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
         let reversible = pos.halfmoves().min(self.since_null[ply]) as usize;
         reversible >= 4 && is_search_repetition(&self.keys, reversible, self.root_len - 1)
@@ -299,8 +251,9 @@ impl<'a> Worker<'a> {
         let root = ply == 0;
         if !root {
             // Step 1. Draws, the ply cap, and mate-distance pruning.
-            if self.is_repetition(pos, ply) || is_dead_draw(pos) {
-                return DRAW;
+            let repeated = self.is_repetition(pos, ply);
+            if let Some(t) = rules::draw_before_moves(pos.chess(), repeated) {
+                return t.value(ply);
             }
             if ply >= MAX_PLY - 4 {
                 return self.evaluate(pos);
@@ -336,18 +289,20 @@ impl<'a> Worker<'a> {
         // Step 3. Static pruning away from the principal variation.
         if !pv_node && !in_check && !is_mate(beta) {
             // Reverse futility: far enough above beta that a few plies won't bring it back.
-            if depth <= 6 && static_eval - 90 * depth >= beta {
+            if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
                 return static_eval;
             }
             // Null move: if passing still fails high, a real move will too — unless
             // zugzwang, which the pawn-ending guard and the depth limit make unlikely.
-            if depth >= 3
+            if depth >= NMP_DEPTH
                 && static_eval >= beta
                 && self.since_null[ply] > 0
                 && pos.has_non_pawn_material()
                 && let Some(child) = pos.null_move()
             {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let r = NMP_BASE
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_CAP);
                 self.push_key(child.key(), ply, true);
                 let v = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.pop_key();
@@ -362,7 +317,7 @@ impl<'a> Worker<'a> {
 
         // Internal iterative reduction: with no table move to try first, ordering is poor
         // and a full-depth search wasteful; the next iteration will have the move.
-        let depth = if depth >= 4 && tt_move == PackedMove::NONE {
+        let depth = if depth >= IIR_DEPTH && tt_move == PackedMove::NONE {
             depth - 1
         } else {
             depth
@@ -376,18 +331,16 @@ impl<'a> Worker<'a> {
         } else {
             pos.legal_moves()
         };
-        if moves.is_empty() {
-            return if in_check { mated_in(ply) } else { DRAW };
-        }
-        if !root && pos.halfmoves() >= 100 {
-            return DRAW;
+        match rules::end_after_moves(pos.chess(), !moves.is_empty()) {
+            Some(t) if moves.is_empty() || !root => return t.value(ply),
+            _ => {}
         }
         let mut picker = MovePicker::new(moves, tt_move, ply);
         let mut quiets_tried: shakmaty::MoveList = shakmaty::MoveList::new();
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let quiet_limit = (3 + depth * depth) / (2 - i32::from(improving));
+        let quiet_limit = (LMP_BASE + depth * depth) / (2 - i32::from(improving));
         let mut quiets_seen = 0;
         let mut index = 0;
         while let Some(m) = picker.next(pos, self.heuristics) {
@@ -399,14 +352,19 @@ impl<'a> Worker<'a> {
             if !root && best > -MATE_BOUND && !gives_check {
                 if quiet {
                     quiets_seen += 1;
-                    if depth <= 5 && quiets_seen > quiet_limit {
+                    if depth <= LMP_DEPTH && quiets_seen > quiet_limit {
                         picker.skip_quiets();
                         continue;
                     }
-                    if depth <= 4 && !in_check && static_eval + 100 + 100 * depth <= alpha {
+                    if depth <= FUTILITY_DEPTH
+                        && !in_check
+                        && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
+                    {
                         continue;
                     }
-                } else if depth <= 6 && see(pos.chess(), m) < -100 * depth {
+                } else if depth <= SEE_PRUNE_DEPTH
+                    && see(pos.chess(), m) < -SEE_PRUNE_PER_PLY * depth
+                {
                     continue;
                 }
             }
@@ -419,10 +377,10 @@ impl<'a> Worker<'a> {
                 // Step 6. Late moves: reduced null-window search first, widened only if
                 // it beats alpha.
                 let mut r = 0;
-                if depth >= 3 && index >= 2 && quiet && !in_check && !gives_check {
+                if depth >= LMR_DEPTH && index >= LMR_INDEX && quiet && !in_check && !gives_check {
                     r = self.lmr[depth.min(63) as usize][index.min(63)];
                     r -= i32::from(pv_node) + i32::from(self.heuristics.is_killer(ply, m));
-                    r -= self.heuristics.history(pos, m) / 8192;
+                    r -= self.heuristics.history(pos, m) / LMR_HISTORY;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut v = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
@@ -478,72 +436,8 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// Quiescence search: only captures and promotions (all moves when in check), so that
-    /// the evaluator only ever sees quiet positions.
-    fn quiesce(&mut self, pos: &Position, mut alpha: Value, beta: Value, ply: usize) -> Value {
-        if self.visit(ply) {
-            return 0;
-        }
-        if is_dead_draw(pos) {
-            return DRAW;
-        }
-        let in_check = pos.is_check();
-        if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { self.evaluate(pos) };
-        }
-        let mut best = -INFINITY;
-        let mut stand_pat = -INFINITY;
-        if !in_check {
-            stand_pat = self.evaluate(pos);
-            if stand_pat >= beta {
-                return stand_pat;
-            }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
-        }
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check { mated_in(ply) } else { best };
-        }
-        if !in_check {
-            moves.retain(|m| is_tactical(*m));
-        }
-        let mut picker = MovePicker::tactical(moves);
-        while let Some(m) = picker.next(pos, self.heuristics) {
-            if !in_check {
-                // Delta pruning: even winning the piece for free would not reach alpha.
-                let gain = m.capture().map_or(0, piece_value)
-                    + m.promotion().map_or(0, |p| piece_value(p) - 100);
-                if stand_pat + gain + 200 <= alpha {
-                    continue;
-                }
-                if m.promotion().is_some_and(|p| p != shakmaty::Role::Queen) {
-                    continue;
-                }
-                if see(pos.chess(), m) < 0 {
-                    continue;
-                }
-            }
-            let child = pos.play(m);
-            let v = -self.quiesce(&child, -beta, -alpha, ply + 1);
-            if self.stopped {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    if v >= beta {
-                        break;
-                    }
-                    alpha = v;
-                }
-            }
-        }
-        best
-    }
-
     #[inline]
-    fn evaluate(&self, pos: &Position) -> Value {
+    pub(super) fn evaluate(&self, pos: &Position) -> Value {
         self.eval.evaluate(pos.chess())
     }
 }
@@ -556,10 +450,4 @@ fn cuts(bound: Bound, v: Value, alpha: Value, beta: Value) -> bool {
         Bound::Lower => v >= beta,
         Bound::Upper => v <= alpha,
     }
-}
-
-/// Neither side can mate: checked only with few pieces left, where it can be true.
-#[inline]
-fn is_dead_draw(pos: &Position) -> bool {
-    pos.chess().board().occupied().count() <= 4 && pos.is_insufficient_material()
 }

@@ -1,0 +1,162 @@
+//! The search thread's lifecycle with a scripted backend: what is answered when, and what
+//! reaches the backend while it is away.
+
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
+
+use shakmaty::CastlingMode;
+
+use super::*;
+use crate::board::Position;
+use crate::search::info::Silent;
+
+/// Plays the first legal move at once and writes down what the engine asked of it.
+struct Scripted {
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Scripted {
+    fn engine() -> (Engine, Arc<Mutex<Vec<String>>>) {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let backend = Scripted {
+            log: Arc::clone(&log),
+        };
+        let engine = Engine::with_backend(Box::new(backend));
+        log.lock().unwrap().clear();
+        (engine, log)
+    }
+
+    fn note(&self, what: String) {
+        self.log.lock().unwrap().push(what);
+    }
+}
+
+impl Backend for Scripted {
+    fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult {
+        self.note("search".into());
+        SearchResult {
+            best: req.game.position().legal_moves().first().copied(),
+            depth: 1,
+            ..SearchResult::default()
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.note("new_game".into());
+    }
+
+    fn configure(&mut self, options: &Options) -> Result<(), ConfigError> {
+        self.note(format!("configure Hash={}", options.get(&HASH)));
+        Ok(())
+    }
+}
+
+const WAIT: Duration = Duration::from_secs(10);
+const QUIET: Duration = Duration::from_millis(150);
+
+/// Starts a search whose result arrives on the returned channel.
+fn go(engine: &mut Engine, limits: Limits) -> Receiver<SearchResult> {
+    let (tx, rx) = channel();
+    let game = Game::new(Position::startpos());
+    engine
+        .go(game, limits, Box::new(Silent), move |_, result| {
+            let _ = tx.send(result);
+        })
+        .unwrap();
+    rx
+}
+
+fn infinite() -> Limits {
+    Limits {
+        infinite: true,
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn a_plain_go_answers_by_itself_and_the_next_go_is_taken_at_once() {
+    let (mut engine, log) = Scripted::engine();
+    for _ in 0..50 {
+        let rx = go(&mut engine, Limits::depth(1));
+        assert!(rx.recv_timeout(WAIT).unwrap().best.is_some());
+        // The result was handed over: the engine is free, with no join needed first.
+        assert!(!engine.is_searching());
+    }
+    engine.wait();
+    assert_eq!(log.lock().unwrap().len(), 50);
+}
+
+#[test]
+fn infinite_mode_holds_the_answer_until_stop_and_refuses_a_second_go() {
+    let (mut engine, _) = Scripted::engine();
+    let rx = go(&mut engine, infinite());
+    assert!(rx.recv_timeout(QUIET).is_err(), "answered before stop");
+    assert!(engine.is_searching());
+    let game = Game::new(Position::startpos());
+    let second = engine.go(game, Limits::depth(1), Box::new(Silent), |_, _| {});
+    assert!(matches!(second, Err(EngineError::Busy)));
+    engine.stop();
+    assert!(rx.recv_timeout(WAIT).is_ok());
+    engine.wait();
+    assert!(!engine.is_searching());
+}
+
+#[test]
+fn pondering_holds_the_answer_until_ponderhit() {
+    let (mut engine, _) = Scripted::engine();
+    let limits = Limits {
+        ponder: true,
+        wtime: Some(Duration::from_secs(60)),
+        ..Limits::default()
+    };
+    let rx = go(&mut engine, limits);
+    assert!(rx.recv_timeout(QUIET).is_err(), "answered while pondering");
+    engine.ponderhit();
+    assert!(rx.recv_timeout(WAIT).is_ok());
+}
+
+#[test]
+fn new_game_and_options_sent_during_a_search_reach_the_backend_after_it() {
+    let (mut engine, log) = Scripted::engine();
+    let rx = go(&mut engine, infinite());
+    engine.new_game();
+    engine.set_option("Hash", Some("2")).unwrap();
+    assert_eq!(engine.options().get(&HASH), 2);
+    let seen = log.lock().unwrap().clone();
+    assert!(seen.iter().all(|l| l == "search"), "{seen:?}");
+    engine.stop();
+    rx.recv_timeout(WAIT).unwrap();
+    engine.wait();
+    assert_eq!(
+        *log.lock().unwrap(),
+        ["search", "configure Hash=2", "new_game"]
+    );
+    // With the backend home, an option reaches it at once.
+    engine.set_option("Hash", Some("3")).unwrap();
+    assert_eq!(log.lock().unwrap().last().unwrap(), "configure Hash=3");
+}
+
+#[test]
+fn a_root_without_a_legal_move_is_answered_by_the_rules_not_the_backend() {
+    let (mut engine, log) = Scripted::engine();
+    let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    let game = Game::new(Position::from_fen(mated, CastlingMode::Standard).unwrap());
+    let result = engine.search(&game, &Limits::depth(3), &Silent);
+    assert_eq!(result.best, None);
+    assert_eq!(result.value, crate::value::mated_in(0));
+    let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+    let game = Game::new(Position::from_fen(stalemate, CastlingMode::Standard).unwrap());
+    assert_eq!(engine.search(&game, &Limits::depth(3), &Silent).value, 0);
+    assert!(log.lock().unwrap().is_empty());
+}
+
+#[test]
+fn a_bad_option_changes_nothing() {
+    let (mut engine, log) = Scripted::engine();
+    assert!(engine.set_option("Hash", Some("0")).is_err());
+    assert!(engine.set_option("Nope", Some("1")).is_err());
+    assert_eq!(engine.options().get(&HASH), 16);
+    assert!(log.lock().unwrap().is_empty());
+    engine.set_option("Search", Some("alphabeta")).unwrap();
+    assert_eq!(engine.options().get(&SEARCH), "alphabeta");
+}

@@ -1,0 +1,197 @@
+//! Critical levels (Understanding Sampling-Based Adversarial Search Methods (2012) §5.2):
+//! on binary trees where MAX must choose correctly at implanted critical depths, the
+//! iterations UCT and UCTMAX-H need until the root value stays at or above τ, as a
+//! function of the critical depths.
+
+use std::fmt::Write as _;
+
+use super::trees::ExperimentError;
+use crate::search::uct::arena::Arena;
+use crate::search::uct::playout::{LeafEstimate, Scale};
+use crate::search::uct::search::{Backup, Config, Searcher};
+use crate::tree::Rng;
+use crate::tree::critical::CriticalTree;
+
+/// The τ-convergence point of one search: the first iteration from which the root value
+/// stays at or above `tau` until `max_iterations`; `None` if it is below at the end.
+pub fn convergence_point(
+    mut tree: CriticalTree,
+    config: Config,
+    tau: f32,
+    max_iterations: u64,
+    seed: u64,
+) -> Option<u64> {
+    let root = tree.root();
+    let bytes = (max_iterations as usize + 2) * Arena::<u32>::node_size();
+    let mut s = Searcher::new(Arena::with_memory(bytes), config, seed);
+    s.prepare(&mut tree, &root, 0);
+    let mut last_below = 0;
+    for t in 1..=max_iterations {
+        s.iterate(&mut tree, &root);
+        if s.root_value() < tau {
+            last_below = t;
+        }
+    }
+    (last_below < max_iterations).then_some(last_below + 1)
+}
+
+/// A UCT configuration for the critical trees: no evaluator there, so a new node is valued
+/// by one random descent to a leaf, whatever the backup rule.
+pub fn config(c: f32, backup: Backup) -> Config {
+    Config {
+        c,
+        backup,
+        solver: false,
+        leaf: LeafEstimate::Heuristic,
+        scale: Scale::Linear(1.0),
+    }
+}
+
+/// The experiment's settings.
+#[derive(Debug, Clone, Copy)]
+pub struct CriticalSpec {
+    pub height: u32,
+    /// A first critical level at this depth; the second varies over the even depths below
+    /// the height. Without it, a single critical level varies.
+    pub first: Option<u32>,
+    pub seeds: u64,
+    pub max_iterations: u64,
+    pub tau: f32,
+    pub c: f32,
+}
+
+impl CriticalSpec {
+    /// The depths the varying level takes.
+    pub fn depths(&self) -> Vec<u32> {
+        match self.first {
+            Some(first) => (first + 2..self.height).step_by(2).collect(),
+            None => (0..self.height).step_by(2).collect(),
+        }
+    }
+}
+
+/// One configuration: an algorithm, the critical levels, and the runs' convergence points.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CriticalRow {
+    pub algorithm: &'static str,
+    pub levels: Vec<u32>,
+    /// The varying level's depth.
+    pub depth: u32,
+    /// Per seed, the convergence point (`None`: not converged).
+    pub runs: Vec<Option<u64>>,
+}
+
+impl CriticalRow {
+    /// The median of the converged runs.
+    pub fn median(&self) -> Option<u64> {
+        let mut converged: Vec<u64> = self.runs.iter().flatten().copied().collect();
+        converged.sort_unstable();
+        converged.get(converged.len() / 2).copied()
+    }
+
+    pub fn converged(&self) -> usize {
+        self.runs.iter().flatten().count()
+    }
+}
+
+/// A seed per run, well mixed.
+pub fn run_seed(base: u64, run: u64) -> u64 {
+    Rng::new(base ^ run.wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64()
+}
+
+/// UCT and UCTMAX-H over every depth of the varying level; `on_row` sees each row when
+/// it is done.
+pub fn critical(
+    spec: &CriticalSpec,
+    mut on_row: impl FnMut(&CriticalRow),
+) -> Result<Vec<CriticalRow>, ExperimentError> {
+    let depths = spec.depths();
+    if depths.is_empty() {
+        return Err(ExperimentError::Shape(format!(
+            "no critical depth fits below height {}",
+            spec.height
+        )));
+    }
+    let mut rows = Vec::new();
+    for (algorithm, backup) in [("UCT", Backup::Average), ("UCTMAX-H", Backup::Minimax)] {
+        for &depth in &depths {
+            let levels: Vec<u32> = spec.first.into_iter().chain([depth]).collect();
+            let mut runs = Vec::new();
+            for seed in 0..spec.seeds {
+                let tree = CriticalTree::new(spec.height, &levels, run_seed(7, seed))
+                    .map_err(ExperimentError::Shape)?;
+                let cfg = config(spec.c, backup);
+                runs.push(convergence_point(
+                    tree,
+                    cfg,
+                    spec.tau,
+                    spec.max_iterations,
+                    seed + 1,
+                ));
+            }
+            let row = CriticalRow {
+                algorithm,
+                levels,
+                depth,
+                runs,
+            };
+            on_row(&row);
+            rows.push(row);
+        }
+    }
+    Ok(rows)
+}
+
+/// Every run as CSV: `algorithm,levels,seed,iterations` (empty when not converged).
+pub fn critical_csv(rows: &[CriticalRow]) -> String {
+    let mut csv = String::from("algorithm,levels,seed,iterations\n");
+    for r in rows {
+        let levels: Vec<String> = r.levels.iter().map(u32::to_string).collect();
+        for (seed, t) in r.runs.iter().enumerate() {
+            let _ = writeln!(
+                csv,
+                "{},{},{seed},{}",
+                r.algorithm,
+                levels.join(" "),
+                t.map_or(String::new(), |t| t.to_string())
+            );
+        }
+    }
+    csv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uct_converges_on_a_shallow_critical_tree_and_later_on_a_deeper_one() {
+        let cfg = config(0.4, Backup::Average);
+        let shallow = CriticalTree::new(10, &[0, 2], 1).unwrap();
+        let deep = CriticalTree::new(10, &[0, 8], 1).unwrap();
+        let a = convergence_point(shallow, cfg, 0.7, 100_000, 1).unwrap();
+        let b = convergence_point(deep, cfg, 0.7, 100_000, 1).unwrap();
+        assert!(a < b, "{a} vs {b}");
+    }
+
+    #[test]
+    fn rows_cover_both_algorithms_and_every_depth() {
+        let spec = CriticalSpec {
+            height: 6,
+            first: Some(0),
+            seeds: 2,
+            max_iterations: 2_000,
+            tau: 0.7,
+            c: 0.4,
+        };
+        assert_eq!(spec.depths(), [2, 4]);
+        let rows = critical(&spec, |_| {}).unwrap();
+        assert_eq!(rows.len(), 4);
+        assert_eq!(rows[0].levels, [0, 2]);
+        assert_eq!(rows[3].algorithm, "UCTMAX-H");
+        assert!(rows.iter().all(|r| r.runs.len() == 2));
+        assert_eq!(critical_csv(&rows).lines().count(), 1 + 8);
+        let none = CriticalSpec { height: 2, ..spec };
+        assert!(critical(&none, |_| {}).is_err());
+    }
+}

@@ -1,0 +1,15 @@
+//! The experiments as library functions that return data; the CLI prints them:
+//! the bench, the synthetic-tree experiments ([`trees`], [`critical`]), the research
+//! algorithms as one-shot solvers ([`solve`]), a UCT move's trace ([`uct_trace`]), the
+//! traps measurements ([`trap_generate`], [`trap_check`]), and the SVG charts ([`plot`]).
+
+pub mod bench;
+pub mod critical;
+pub mod plot;
+pub mod solve;
+pub mod trap_check;
+pub mod trap_generate;
+pub mod trees;
+pub mod uct_trace;
+
+pub use trees::ExperimentError;

@@ -1,0 +1,224 @@
+//! The traps measurement of Understanding Sampling-Based Adversarial Search Methods (2012)
+//! §4.2: semi-random games (each move uniformly random with probability `random_prob`,
+//! otherwise the `pvs` move at a fixed depth), the positions at chosen plies analysed for
+//! traps, and the share of positions at risk at each level per ply.
+
+use std::fmt::Write as _;
+
+use super::plot::{Series, bar_chart};
+use crate::board::{Game, Position};
+use crate::engine::{Engine, EngineError};
+use crate::search::Limits;
+use crate::search::info::Silent;
+use crate::traps::{Analysis, analyse};
+use crate::tree::Rng;
+use crate::tree::rng::hash;
+
+/// The games to play and what to analyse in them.
+#[derive(Debug, Clone)]
+pub struct GenerateSpec {
+    pub games: usize,
+    /// Plies at which the position is analysed.
+    pub plies: Vec<usize>,
+    pub random_prob: f64,
+    /// Depth of the `pvs` moves.
+    pub depth: u32,
+    pub max_level: u8,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+/// One analysed position.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    pub game: usize,
+    pub ply: usize,
+    pub analysis: Analysis,
+}
+
+/// The analysed positions of game `index`.
+fn play_game(index: usize, spec: &GenerateSpec, engine: &mut Engine) -> Vec<Sample> {
+    engine.new_game();
+    let mut rng = Rng::new(hash(spec.seed ^ hash(index as u64)));
+    let mut game = Game::new(Position::startpos());
+    let last = spec.plies.iter().copied().max().unwrap_or(0);
+    let mut out = Vec::new();
+    for ply in 0..=last {
+        if game.end().is_some() {
+            break;
+        }
+        let pos = game.position().clone();
+        if spec.plies.contains(&ply) {
+            out.push(Sample {
+                game: index,
+                ply,
+                analysis: analyse(&pos, spec.max_level),
+            });
+        }
+        if ply == last {
+            break;
+        }
+        let moves = pos.legal_moves();
+        let m = if rng.unit() <= spec.random_prob {
+            moves[rng.below(moves.len())]
+        } else {
+            engine
+                .search(&game, &Limits::depth(spec.depth), &Silent)
+                .best
+                .unwrap_or(moves[0])
+        };
+        game.push(m);
+    }
+    out
+}
+
+/// Plays the games on `spec.threads` workers; `on_game` is called as each finishes.
+pub fn generate(
+    spec: &GenerateSpec,
+    mut on_game: impl FnMut(),
+) -> Result<Vec<Sample>, EngineError> {
+    // Checked once here, so that the workers' engines cannot fail.
+    Engine::with_options(&[("Search", "pvs"), ("Hash", "16")])?;
+    let mut samples = Vec::new();
+    crate::pool::run(
+        spec.games,
+        spec.threads,
+        || Engine::with_options(&[("Search", "pvs"), ("Hash", "16")]).ok(),
+        |engine, i| {
+            engine
+                .as_mut()
+                .map(|e| play_game(i, spec, e))
+                .unwrap_or_default()
+        },
+        |_, found| {
+            samples.extend(found);
+            on_game();
+            true
+        },
+    );
+    samples.sort_by_key(|s| (s.game, s.ply));
+    Ok(samples)
+}
+
+/// The trap levels reported, up to the maximum analysed.
+pub fn levels(max_level: u8) -> Vec<u8> {
+    [1, 3, 5, 7]
+        .into_iter()
+        .filter(|&k| k <= max_level)
+        .collect()
+}
+
+/// At one ply: the positions analysed, and per level how many were at risk at or below it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlyShare {
+    pub ply: usize,
+    pub positions: usize,
+    pub at_risk: Vec<(u8, usize)>,
+}
+
+impl PlyShare {
+    /// Percent of the positions at risk at `level` or below.
+    pub fn percent(&self, level: u8) -> f64 {
+        let n = self
+            .at_risk
+            .iter()
+            .find(|(k, _)| *k == level)
+            .map_or(0, |(_, n)| *n);
+        100.0 * n as f64 / self.positions.max(1) as f64
+    }
+}
+
+/// The share at risk per ply and level.
+pub fn shares(samples: &[Sample], plies: &[usize], levels: &[u8]) -> Vec<PlyShare> {
+    plies
+        .iter()
+        .map(|&ply| {
+            let at: Vec<&Analysis> = samples
+                .iter()
+                .filter(|s| s.ply == ply)
+                .map(|s| &s.analysis)
+                .collect();
+            PlyShare {
+                ply,
+                positions: at.len(),
+                at_risk: levels
+                    .iter()
+                    .map(|&k| (k, at.iter().filter(|a| a.at_risk_within(k)).count()))
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// One CSV row per analysed position.
+pub fn samples_csv(samples: &[Sample]) -> String {
+    let mut csv = String::from("game,ply,fen,shallowest_level,trap_moves,legal_moves,time_ms\n");
+    for s in samples {
+        let a = &s.analysis;
+        let _ = writeln!(
+            csv,
+            "{},{},\"{}\",{},{},{},{:.1}",
+            s.game,
+            s.ply,
+            a.fen,
+            a.shallowest.map_or(String::new(), |l| l.to_string()),
+            a.traps.len(),
+            a.legal_moves,
+            a.time.as_secs_f64() * 1000.0
+        );
+    }
+    csv
+}
+
+/// The shares as an SVG bar chart: one group per ply, one bar per level.
+pub fn chart(shares: &[PlyShare], levels: &[u8]) -> String {
+    let categories: Vec<String> = shares.iter().map(|s| format!("ply {}", s.ply)).collect();
+    let series: Vec<Series> = levels
+        .iter()
+        .map(|&k| Series {
+            name: format!("level <= {k}"),
+            points: shares
+                .iter()
+                .map(|s| (s.ply as f64, s.percent(k)))
+                .collect(),
+        })
+        .collect();
+    bar_chart(
+        "Positions at risk in semi-random games, by ply and trap level",
+        "% of positions",
+        &categories,
+        &series,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_are_reproducible_from_the_seed_and_shares_count_them() {
+        let spec = GenerateSpec {
+            games: 3,
+            plies: vec![3, 7],
+            random_prob: 0.5,
+            depth: 2,
+            max_level: 3,
+            seed: 5,
+            threads: 2,
+        };
+        let mut finished = 0;
+        let a = generate(&spec, || finished += 1).unwrap();
+        assert_eq!(finished, 3);
+        let b = generate(&spec, || {}).unwrap();
+        let fens = |s: &[Sample]| s.iter().map(|x| x.analysis.fen.clone()).collect::<Vec<_>>();
+        assert_eq!(fens(&a), fens(&b));
+        assert_eq!(a.len(), 6, "every game reaches ply 7");
+        let levels = levels(spec.max_level);
+        assert_eq!(levels, [1, 3]);
+        let shares = shares(&a, &spec.plies, &levels);
+        assert_eq!(shares[0].positions, 3);
+        assert!(shares.iter().all(|s| s.at_risk.len() == 2));
+        assert_eq!(samples_csv(&a).lines().count(), 7);
+        assert!(chart(&shares, &levels).starts_with("<svg"));
+    }
+}

@@ -1,0 +1,282 @@
+//! The papers' experiments on synthetic trees, and the chess comparison:
+//! - growth: leaves evaluated against tree height on uniform random trees, per algorithm,
+//!   with a fit `a * base^h` (Rollout-based Game-tree Search (2012) §4, Figure 1a);
+//! - parity: on {0,1}-valued binary trees, the share of trees where FSSS and MT-SSS*
+//!   evaluate strictly fewer leaves than alpha-beta, by height (its Figure 1b);
+//! - chess: nodes, leaf evaluations and time of the chess backends to a fixed depth on
+//!   the bench positions.
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use thiserror::Error;
+
+use super::bench::{BenchTotals, bench};
+use super::plot::exponential_fit;
+use super::solve::{Algorithm, NAMES, solve};
+use crate::engine::EngineError;
+use crate::search::research::bounds::MapBounds;
+use crate::search::research::mt::{Driver, TestProcedure};
+use crate::tree::rng::hash;
+use crate::tree::{GameTree, RandomTree, ValueRange};
+
+/// Why an experiment cannot run as asked.
+#[derive(Debug, Error)]
+pub enum ExperimentError {
+    #[error("unknown algorithm '{0}' (known: {known})", known = NAMES.join(", "))]
+    UnknownAlgorithm(String),
+    #[error("{0}")]
+    Shape(String),
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
+/// One measured run of an algorithm on a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Measure {
+    pub value: i32,
+    pub leaves: u64,
+    pub nodes: u64,
+    pub micros: u128,
+}
+
+/// Solves a copy of `tree` with `algorithm` on unlimited storage.
+pub fn measure(algorithm: Algorithm, tree: &RandomTree) -> Measure {
+    let mut t = tree.clone();
+    let root = t.root();
+    let start = Instant::now();
+    let value = solve(algorithm, &mut t, &root, &mut MapBounds::default());
+    Measure {
+        value,
+        leaves: t.leaves().count(),
+        nodes: t.nodes(),
+        micros: start.elapsed().as_micros(),
+    }
+}
+
+/// A comma-separated list of algorithm names.
+pub fn parse_algorithms(list: &str) -> Result<Vec<(String, Algorithm)>, ExperimentError> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|name| {
+            Algorithm::parse(name, 1, 1000)
+                .map(|a| (name.to_string(), a))
+                .ok_or_else(|| ExperimentError::UnknownAlgorithm(name.to_string()))
+        })
+        .collect()
+}
+
+/// The seed of tree `i` of height `h`.
+pub fn tree_seed(base: u64, h: u32, i: u64) -> u64 {
+    hash(base ^ (u64::from(h) << 32) ^ i)
+}
+
+/// The trees of the growth experiment.
+#[derive(Debug, Clone, Copy)]
+pub struct GrowthSpec {
+    pub branching: u32,
+    pub min_height: u32,
+    pub max_height: u32,
+    pub trees: u64,
+    pub range: ValueRange,
+    pub seed: u64,
+}
+
+/// What the growth experiment measured.
+#[derive(Debug, Clone, Default)]
+pub struct Growth {
+    /// One CSV row per (algorithm, tree): `algorithm,b,h,range,seed,value,leaves,nodes,time_us`.
+    pub csv: String,
+    /// Per algorithm, `(h, mean leaves)`.
+    pub means: Vec<(String, Vec<(f64, f64)>)>,
+}
+
+impl Growth {
+    /// Per algorithm, the fit `a * base^h` of its means as `(a, base, r²)`.
+    pub fn fits(&self) -> Vec<(String, Option<(f64, f64, f64)>)> {
+        self.means
+            .iter()
+            .map(|(name, points)| (name.clone(), exponential_fit(points)))
+            .collect()
+    }
+}
+
+/// Leaves evaluated per algorithm and height. `on_height` sees each height's means as
+/// soon as they are known.
+pub fn growth(
+    spec: &GrowthSpec,
+    algorithms: &[(String, Algorithm)],
+    mut on_height: impl FnMut(u32, &[f64]),
+) -> Result<Growth, ExperimentError> {
+    if spec.branching < 2
+        || f64::from(spec.max_height) * f64::from(spec.branching).log2() > 40.0
+        || spec.min_height > spec.max_height
+    {
+        return Err(ExperimentError::Shape(
+            "tree too large or heights out of order (b^h must stay below 2^40)".into(),
+        ));
+    }
+    let mut out = Growth {
+        csv: String::from("algorithm,b,h,range,seed,value,leaves,nodes,time_us\n"),
+        means: algorithms
+            .iter()
+            .map(|(n, _)| (n.clone(), Vec::new()))
+            .collect(),
+    };
+    for h in spec.min_height..=spec.max_height {
+        let mut row = Vec::with_capacity(algorithms.len());
+        for (k, (name, alg)) in algorithms.iter().enumerate() {
+            let mut total = 0u64;
+            for i in 0..spec.trees {
+                let seed = tree_seed(spec.seed, h, i);
+                let tree = RandomTree::new(spec.branching, h, spec.range, seed);
+                let m = measure(*alg, &tree);
+                total += m.leaves;
+                let _ = writeln!(
+                    out.csv,
+                    "{name},{},{h},{},{seed},{},{},{},{}",
+                    spec.branching, spec.range, m.value, m.leaves, m.nodes, m.micros
+                );
+            }
+            let mean = total as f64 / spec.trees.max(1) as f64;
+            out.means[k].1.push((f64::from(h), mean));
+            row.push(mean);
+        }
+        on_height(h, &row);
+    }
+    Ok(out)
+}
+
+/// One height of the parity experiment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParityRow {
+    pub h: u32,
+    pub trees: u64,
+    /// Trees where FSSS, MT-SSS* evaluated strictly fewer leaves than alpha-beta.
+    pub fsss_fewer: u64,
+    pub sss_fewer: u64,
+}
+
+impl ParityRow {
+    pub fn odd(&self) -> bool {
+        self.h % 2 == 1
+    }
+}
+
+/// FSSS and MT-SSS* against alpha-beta on {0,1} binary trees, height by height.
+pub fn parity(
+    heights: std::ops::RangeInclusive<u32>,
+    trees: u64,
+    seed: u64,
+    mut on_row: impl FnMut(&ParityRow),
+) -> Result<Vec<ParityRow>, ExperimentError> {
+    if *heights.end() > 30 || heights.is_empty() {
+        return Err(ExperimentError::Shape(
+            "heights must be ordered and at most 30".into(),
+        ));
+    }
+    let fsss = Algorithm::Fsss { restart: false };
+    let sss = Algorithm::Mt(Driver::Sss, TestProcedure::Double);
+    let mut rows = Vec::new();
+    for h in heights {
+        let mut row = ParityRow {
+            h,
+            trees,
+            fsss_fewer: 0,
+            sss_fewer: 0,
+        };
+        for i in 0..trees {
+            let tree = RandomTree::new(2, h, ValueRange::Binary, tree_seed(seed, h, i));
+            let base = measure(Algorithm::AlphaBeta, &tree).leaves;
+            row.fsss_fewer += u64::from(measure(fsss, &tree).leaves < base);
+            row.sss_fewer += u64::from(measure(sss, &tree).leaves < base);
+        }
+        on_row(&row);
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// The parity rows as CSV.
+pub fn parity_csv(rows: &[ParityRow]) -> String {
+    let mut csv = String::from("h,parity,trees,fsss_fewer,sss_fewer,fsss_share,sss_share\n");
+    for r in rows {
+        let n = r.trees.max(1) as f64;
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{:.4},{:.4}",
+            r.h,
+            if r.odd() { "odd" } else { "even" },
+            r.trees,
+            r.fsss_fewer,
+            r.sss_fewer,
+            r.fsss_fewer as f64 / n,
+            r.sss_fewer as f64 / n
+        );
+    }
+    csv
+}
+
+/// The chess backends to `depth` on the bench positions, one after the other.
+pub fn chess(
+    backends: &[&str],
+    depth: u32,
+    hash_mb: u32,
+    mut on_backend: impl FnMut(&str, &BenchTotals),
+) -> Result<(), ExperimentError> {
+    for &name in backends {
+        let totals = bench(name, depth, hash_mb, |_, _, _, _| {})?;
+        on_backend(name, &totals);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn growth_measures_every_algorithm_at_every_height() {
+        let algorithms = parse_algorithms("alphabeta, fsss").unwrap();
+        let spec = GrowthSpec {
+            branching: 2,
+            min_height: 2,
+            max_height: 5,
+            trees: 3,
+            range: ValueRange::Wide,
+            seed: 1,
+        };
+        let mut heights = Vec::new();
+        let g = growth(&spec, &algorithms, |h, means| {
+            heights.push(h);
+            // FSSS never evaluates more leaves than alpha-beta.
+            assert!(means[1] <= means[0]);
+        })
+        .unwrap();
+        assert_eq!(heights, [2, 3, 4, 5]);
+        assert_eq!(g.csv.lines().count(), 1 + 4 * 2 * 3);
+        // At height 2 alpha-beta evaluates between 3 and 4 leaves of 4.
+        let (_, ab) = &g.means[0];
+        assert!((3.0..=4.0).contains(&ab[0].1), "{ab:?}");
+        assert!(g.fits().iter().all(|(_, fit)| fit.is_some()));
+        assert!(parse_algorithms("alphabeta,nope").is_err());
+        let too_big = GrowthSpec {
+            max_height: 50,
+            ..spec
+        };
+        assert!(growth(&too_big, &algorithms, |_, _| {}).is_err());
+    }
+
+    #[test]
+    fn parity_counts_are_shares_of_the_trees() {
+        let rows = parity(1..=4, 20, 1, |_| {}).unwrap();
+        assert_eq!(rows.len(), 4);
+        for r in &rows {
+            assert!(r.fsss_fewer <= r.trees && r.sss_fewer <= r.trees);
+        }
+        // A single MAX node over two leaves: every algorithm must see both.
+        assert_eq!(rows[0].fsss_fewer, 0);
+        assert_eq!(parity_csv(&rows).lines().count(), 5);
+    }
+}

@@ -1,0 +1,286 @@
+//! The state of a match as games come in: W-D-L and game pairs per pairing, the points
+//! table for the Bradley–Terry ratings, terminations by kind, and the SPRT's decision.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::Finished;
+use super::spec::SpecError;
+use super::stats::{Tally, sprt_bounds};
+
+/// SPRT parameters (logistic Elo).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+impl Default for Sprt {
+    fn default() -> Self {
+        Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        }
+    }
+}
+
+/// Which hypothesis the SPRT accepted, and when.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Decision {
+    /// True: H1 (`elo1`) accepted; false: H0.
+    pub h1: bool,
+    /// The Elo of the accepted hypothesis.
+    pub elo: f64,
+    /// Games finished when it was decided.
+    pub game: usize,
+    pub llr: f64,
+}
+
+impl Sprt {
+    /// `elo0=0 elo1=5 alpha=0.05 beta=0.05`, any subset, defaults for the rest.
+    pub fn parse(words: &[String]) -> Result<Self, SpecError> {
+        let bad = |what: String| SpecError::Limit(format!("--sprt: {what}"));
+        let mut s = Sprt::default();
+        for w in words {
+            let (k, v) = w
+                .split_once('=')
+                .ok_or_else(|| bad(format!("'{w}' is not key=value")))?;
+            let v: f64 = v.parse().map_err(|_| bad(format!("bad number in '{w}'")))?;
+            match k {
+                "elo0" => s.elo0 = v,
+                "elo1" => s.elo1 = v,
+                "alpha" => s.alpha = v,
+                "beta" => s.beta = v,
+                _ => return Err(bad(format!("unknown key '{k}'"))),
+            }
+        }
+        let probability = |p: f64| p > 0.0 && p < 1.0;
+        if !(probability(s.alpha) && probability(s.beta)) || s.elo0 >= s.elo1 {
+            return Err(bad("need 0 < alpha, beta < 1 and elo0 < elo1".into()));
+        }
+        Ok(s)
+    }
+
+    /// The decision bounds on the LLR.
+    pub fn bounds(&self) -> (f64, f64) {
+        sprt_bounds(self.alpha, self.beta)
+    }
+
+    /// The decision the tally calls for, if it calls for one.
+    pub fn decide(&self, tally: &Tally, game: usize) -> Option<Decision> {
+        let llr = tally.llr(self.elo0, self.elo1);
+        let (lo, hi) = self.bounds();
+        (llr >= hi || llr <= lo).then_some(Decision {
+            h1: llr >= hi,
+            elo: if llr >= hi { self.elo1 } else { self.elo0 },
+            game,
+            llr,
+        })
+    }
+}
+
+impl std::fmt::Display for Decision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (h, bound) = if self.h1 {
+            ("H1", "elo1")
+        } else {
+            ("H0", "elo0")
+        };
+        write!(
+            f,
+            "{h} accepted ({bound}={}) at game {} with LLR {:.3}",
+            self.elo, self.game, self.llr
+        )
+    }
+}
+
+/// What a match has produced so far.
+#[derive(Debug, Clone)]
+pub struct Standings {
+    pub pairings: Vec<(usize, usize)>,
+    /// Per pairing, from its first player's side.
+    pub tallies: Vec<Tally>,
+    /// First game of each pair: (pairing, pair) → points of the pairing's first player.
+    half_pairs: HashMap<(usize, usize), f64>,
+    /// `points[i][j]`: what player `i` scored against `j`, in `games[i][j]` games.
+    pub points: Vec<Vec<f64>>,
+    pub games: Vec<Vec<u32>>,
+    pub terminations: BTreeMap<String, u32>,
+    pub done: usize,
+    /// Set by [`Standings::add`] the first time the SPRT decides (two players).
+    pub decision: Option<Decision>,
+    sprt: Option<Sprt>,
+}
+
+impl Standings {
+    pub fn new(players: usize, pairings: Vec<(usize, usize)>, sprt: Option<Sprt>) -> Self {
+        Standings {
+            tallies: vec![Tally::default(); pairings.len()],
+            pairings,
+            half_pairs: HashMap::new(),
+            points: vec![vec![0.0; players]; players],
+            games: vec![vec![0; players]; players],
+            terminations: BTreeMap::new(),
+            done: 0,
+            decision: None,
+            sprt,
+        }
+    }
+
+    /// Counts a finished game. Returns false once the SPRT has decided: no new game
+    /// should start (games under way still count).
+    pub fn add(&mut self, f: &Finished) -> bool {
+        let job = f.job;
+        let (a, _) = self.pairings[job.pairing];
+        let white_points = f.record.outcome.white_points();
+        let first_points = if job.white == a {
+            white_points
+        } else {
+            1.0 - white_points
+        };
+        let tally = &mut self.tallies[job.pairing];
+        tally.add(first_points);
+        if let Some(other) = self.half_pairs.remove(&(job.pairing, job.pair)) {
+            tally.add_pair(other, first_points);
+        } else {
+            self.half_pairs
+                .insert((job.pairing, job.pair), first_points);
+        }
+        self.points[job.white][job.black] += white_points;
+        self.points[job.black][job.white] += 1.0 - white_points;
+        self.games[job.white][job.black] += 1;
+        self.games[job.black][job.white] += 1;
+        *self
+            .terminations
+            .entry(f.record.termination.kind())
+            .or_default() += 1;
+        self.done += 1;
+        if self.decision.is_none()
+            && let Some(sprt) = self.sprt
+        {
+            self.decision = sprt.decide(&self.tallies[0], self.done);
+        }
+        self.decision.is_none()
+    }
+
+    /// Per player: games played and points scored.
+    pub fn totals(&self, player: usize) -> (u32, f64) {
+        (
+            self.games[player].iter().sum(),
+            self.points[player].iter().sum(),
+        )
+    }
+}
+
+/// `+12.3`, never `-0.0`.
+pub fn signed(x: f64) -> String {
+    // Adding 0.0 turns -0.0 into 0.0.
+    format!("{:+.1}", x + 0.0)
+}
+
+/// `Elo ± margin`, or `+inf`/`-inf` when one side scored everything (no finite estimate).
+pub fn elo_text(t: &Tally) -> String {
+    let e = t.elo();
+    if t.games() > 0 && t.wins == t.games() {
+        "+inf".into()
+    } else if t.games() > 0 && t.losses == t.games() {
+        "-inf".into()
+    } else {
+        format!("{} ± {:.1}", signed(e.elo), e.margin())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::matches::game::{GameRecord, Outcome, Termination};
+    use crate::matches::{Job, pairings, schedule};
+
+    fn finished(job: Job, outcome: Outcome, termination: Termination) -> Finished {
+        Finished {
+            job,
+            record: GameRecord {
+                white: String::new(),
+                black: String::new(),
+                start: Position::startpos(),
+                moves: Vec::new(),
+                outcome,
+                termination,
+                round: String::new(),
+                white_tc: String::new(),
+                black_tc: String::new(),
+            },
+        }
+    }
+
+    #[test]
+    fn pairs_points_and_terminations_are_counted_from_each_side() {
+        let pairs = pairings(3, false);
+        let jobs = schedule(&pairs, 2, &[0]);
+        let mut st = Standings::new(3, pairs, None);
+        let mate = Termination::Rules(crate::board::Terminal::Checkmate);
+        // Pairing 0 (players 0 and 1): 0 wins with White, then 0 wins with Black.
+        st.add(&finished(jobs[0], Outcome::WhiteWins, mate.clone()));
+        st.add(&finished(jobs[1], Outcome::BlackWins, mate.clone()));
+        // Pairing 1 (0 and 2): a draw.
+        let illegal = Termination::Failed(crate::matches::player::ThinkError::Illegal("a".into()));
+        st.add(&finished(jobs[2], Outcome::Draw, illegal));
+        let t = st.tallies[0];
+        assert_eq!((t.wins, t.draws, t.losses), (2, 0, 0));
+        assert_eq!(t.penta, [0, 0, 0, 0, 1]);
+        assert_eq!(st.tallies[1].draws, 1);
+        assert_eq!(st.totals(0), (3, 2.5));
+        assert_eq!(st.totals(1), (2, 0.0));
+        assert_eq!(st.terminations["checkmate"], 2);
+        assert_eq!(st.terminations["illegal move"], 1);
+        assert_eq!(st.done, 3);
+    }
+
+    #[test]
+    fn the_sprt_decides_a_lopsided_match_and_stays_decided() {
+        let sprt = Sprt::parse(&["elo0=0".into(), "elo1=10".into()]).unwrap();
+        let pairs = pairings(2, false);
+        let jobs = schedule(&pairs, 400, &[0]);
+        let mut st = Standings::new(2, pairs, Some(sprt));
+        let mut stopped_at = None;
+        for (i, job) in jobs.iter().enumerate() {
+            // The first player wins every other pair and draws the rest.
+            let outcome = match (job.pair % 2, job.white == 0) {
+                (0, true) => Outcome::WhiteWins,
+                (0, false) => Outcome::BlackWins,
+                _ => Outcome::Draw,
+            };
+            let mate = Termination::Rules(crate::board::Terminal::Checkmate);
+            if !st.add(&finished(*job, outcome, mate)) {
+                stopped_at = Some(i + 1);
+                break;
+            }
+        }
+        let decision = st.decision.unwrap();
+        assert!(decision.h1);
+        assert_eq!(Some(decision.game), stopped_at);
+        assert!(decision.llr >= sprt.bounds().1);
+        assert!(
+            decision
+                .to_string()
+                .starts_with("H1 accepted (elo1=10) at game")
+        );
+        assert!(Sprt::parse(&["elo0=5".into(), "elo1=1".into()]).is_err());
+        assert!(Sprt::parse(&["alpha=2".into()]).is_err());
+        assert!(Sprt::parse(&["x".into()]).is_err());
+    }
+
+    #[test]
+    fn elo_text_of_sweeps_and_even_scores() {
+        let mut t = Tally::default();
+        t.add(1.0);
+        assert_eq!(elo_text(&t), "+inf");
+        t.add(0.0);
+        assert!(elo_text(&t).starts_with("+0.0 ± "), "{}", elo_text(&t));
+        assert_eq!(signed(-0.0), "+0.0");
+    }
+}

@@ -1,0 +1,58 @@
+//! Every tunable constant of `pvs`, named, in one place: changing one changes the bench
+//! signature, so each change is a measured decision (an SPRT), not an edit in passing.
+
+/// Aspiration windows start at this depth, this wide on each side of the last value.
+pub const ASPIRATION_DEPTH: i32 = 4;
+pub const ASPIRATION_DELTA: i32 = 30;
+/// After a fail, the window grows by half its width plus this.
+pub const ASPIRATION_GROWTH: i32 = 10;
+
+/// Reverse futility: at most this depth, a margin per ply.
+pub const RFP_DEPTH: i32 = 6;
+pub const RFP_MARGIN: i32 = 90;
+
+/// Null move: from this depth; reduction `BASE + depth / DEPTH_DIVISOR` plus one ply per
+/// `EVAL_DIVISOR` centipawns above beta, at most `EVAL_CAP` of those.
+pub const NMP_DEPTH: i32 = 3;
+pub const NMP_BASE: i32 = 3;
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+pub const NMP_EVAL_CAP: i32 = 3;
+
+/// Internal iterative reduction: from this depth, a node without a table move is searched
+/// one ply shallower.
+pub const IIR_DEPTH: i32 = 4;
+
+/// Late-move pruning: at most this depth, quiet moves beyond `(BASE + depth²) / (2 -
+/// improving)` are skipped.
+pub const LMP_DEPTH: i32 = 5;
+pub const LMP_BASE: i32 = 3;
+
+/// Futility pruning of quiet moves: at most this depth, when the static evaluation plus
+/// `BASE + PER_PLY * depth` cannot reach alpha.
+pub const FUTILITY_DEPTH: i32 = 4;
+pub const FUTILITY_BASE: i32 = 100;
+pub const FUTILITY_PER_PLY: i32 = 100;
+
+/// SEE pruning of captures: at most this depth, a capture losing more than this per ply.
+pub const SEE_PRUNE_DEPTH: i32 = 6;
+pub const SEE_PRUNE_PER_PLY: i32 = 100;
+
+/// Late-move reductions: from this depth and move index; the table is
+/// `BASE + ln(depth) ln(index) / DIVISOR`, and history takes a ply off per `HISTORY`.
+pub const LMR_DEPTH: i32 = 3;
+pub const LMR_INDEX: usize = 2;
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
+pub const LMR_HISTORY: i32 = 8192;
+
+/// Quiescence delta pruning: a capture that could not lift the stand-pat to alpha even
+/// with this margin is skipped.
+pub const DELTA_MARGIN: i32 = 200;
+
+/// History: the bonus of a cutoff is `min(depth², CAP) * SCALE`; scores stay within
+/// `MAX` (the gravity formula), and are divided by `AGE_DIVISOR` between searches.
+pub const HISTORY_BONUS_CAP: i32 = 400;
+pub const HISTORY_BONUS_SCALE: i32 = 32;
+pub const HISTORY_MAX: i32 = 16_384;
+pub const HISTORY_AGE_DIVISOR: i32 = 4;

@@ -1,0 +1,73 @@
+use shakmaty::CastlingMode;
+
+use super::*;
+use crate::board::{Game, Position};
+use crate::search::info::Recorder;
+use crate::search::testing::{options, quick, search};
+use crate::search::{HASH, Limits, THREADS};
+use crate::value::{DRAW, mate_in};
+
+fn game(fen: &str) -> Game {
+    Game::new(Position::from_fen(fen, CastlingMode::Standard).unwrap())
+}
+
+#[test]
+fn finds_the_quiet_queen_sacrifice_mate_and_stops_at_go_mate() {
+    // WAC.001: 1.Qg6 mates in two.
+    let g = game("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
+    let mut pvs = Pvs::default();
+    let limits = Limits {
+        mate: Some(2),
+        ..Limits::default()
+    };
+    let r = quick(&mut pvs, &g, &limits);
+    assert_eq!(r.value, mate_in(3));
+    assert_eq!(g.position().to_uci(r.best.unwrap()).to_string(), "g3g6");
+    assert!(r.ponder.is_some());
+}
+
+#[test]
+fn repeating_a_position_for_the_third_time_is_a_draw() {
+    // Black, a queen down, can return its knight to h7 for the third time.
+    let start = Position::from_fen("1k6/7n/8/8/8/8/8/3Q2K1 w - - 0 1", CastlingMode::Standard);
+    let moves = ["d1d2", "h7g5", "d2d1", "g5h7", "d1d2", "h7g5", "d2d1"];
+    let g = Game::from_uci_moves(start.unwrap(), &moves).unwrap();
+    let mut pvs = Pvs::default();
+    let r = quick(&mut pvs, &g, &Limits::depth(6));
+    assert_eq!(r.value, DRAW);
+    assert_eq!(g.position().to_uci(r.best.unwrap()).to_string(), "g5h7");
+}
+
+#[test]
+fn configure_sizes_the_table_by_hash_and_refuses_what_memory_cannot_hold() {
+    let mut pvs = Pvs::default();
+    let decls = [&THREADS.decl, &HASH.decl];
+    pvs.configure(&options(&decls, &[("Hash", "2")])).unwrap();
+    assert_eq!(pvs.tt.size_mb(), 2);
+    let huge = options(&decls, &[("Hash", "65536")]);
+    if pvs.configure(&huge).is_err() {
+        assert_eq!(pvs.tt.size_mb(), 2, "a refused size leaves the table alone");
+    }
+}
+
+#[test]
+fn reports_every_iteration_and_forgets_the_table_on_new_game() {
+    let g = game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let mut pvs = Pvs::default();
+    let decls = [&THREADS.decl, &HASH.decl];
+    let opts = options(&decls, &[("Hash", "1"), ("Threads", "2")]);
+    pvs.configure(&opts).unwrap();
+    let sink = Recorder::default();
+    let r = search(&mut pvs, &g, &Limits::depth(6), &opts, &sink);
+    assert_eq!(r.depth, 6);
+    let infos = sink.infos.lock().unwrap();
+    let exact: Vec<u32> = infos
+        .iter()
+        .filter(|i| i.bound == crate::value::Bound::Exact)
+        .map(|i| i.depth)
+        .collect();
+    assert_eq!(exact, (1..=6).collect::<Vec<_>>());
+    assert!(pvs.tt.hashfull() > 0);
+    pvs.new_game();
+    assert_eq!(pvs.tt.hashfull(), 0);
+}
