@@ -2,6 +2,9 @@
 //! built binary. After every bad line the engine must still answer, and the last good
 //! position and options must still be in force.
 
+// A failed expectation in a test helper should fail the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 
 use std::time::Duration;

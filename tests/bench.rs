@@ -2,6 +2,9 @@
 //! alone. A change of search behaviour changes them; update the constants (and say
 //! `Bench: N` for `searchlight bench` in the commit message) when that is intended.
 
+// A failed expectation in a test helper should fail the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use searchlight::experiments::bench::bench;
 
 fn total_nodes(search: &str, depth: u32) -> u64 {

@@ -2,6 +2,9 @@
 //! generated from the registry. To regenerate after adding a backend:
 //! `UPDATE_ENGINES_JSON=1 cargo test --test engines_file`.
 
+// A failed expectation in a test helper should fail the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use searchlight::matches::engines_file::{parse, registry_entries, render};
 use searchlight::search::registry::BACKENDS;
 

@@ -2,6 +2,9 @@
 //! PGN; a misbehaving external engine forfeits each game with the right reason, is
 //! restarted, the match finishes, and none of its processes is left behind.
 
+// A failed expectation in a test helper should fail the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 

@@ -2,6 +2,9 @@
 //! whose count stays within a node budget. The full depth-6 run is
 //! `searchlight perft --suite perft/perftsuite.epd --depth 6`.
 
+// A failed expectation in a test helper should fail the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use searchlight::board::perft::{parse_suite, perft};
 
 const BUDGET: u64 = 3_000_000;

@@ -2,6 +2,9 @@
 //! uniform random trees (branching 2-5, odd and even heights, wide values, tie-heavy small
 //! ranges, {0,1}) against a brute-force minimax oracle.
 
+// A failed expectation in a test helper should fail the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use searchlight::experiments::solve::{Algorithm, solve};
 use searchlight::search::research::bounds::MapBounds;
 use searchlight::search::research::mt::{Driver, TestProcedure};

@@ -3,6 +3,9 @@
 //! message where python-chess is not installed, unless `SEARCHLIGHT_REQUIRE_PYTHON` is set
 //! (CI sets it after installing the package).
 
+// A failed expectation in a test helper should fail the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::process::Command;
 
 fn python_chess_available() -> bool {

@@ -1,5 +1,8 @@
 //! The README's tables list every option the engine declares and every registered backend.
 
+// A failed expectation in a test helper should fail the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use searchlight::engine::option_declarations;
 use searchlight::search::registry::BACKENDS;
 

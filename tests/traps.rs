@@ -2,6 +2,9 @@
 //! move ordering: every move on every ply, short-circuit only), and on hand-made positions
 //! with traps at known levels.
 
+// A failed expectation in a test helper should fail the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use searchlight::board::Position;
 use searchlight::traps::analyse;
 use searchlight::tree::rng::hash as splitmix;

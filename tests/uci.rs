@@ -1,6 +1,9 @@
 //! The UCI protocol end to end: the built binary driven over pipes through every command
 //! and every kind of `go`, checking replies, move legality and stop latency.
 
+// A failed expectation in a test helper should fail the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 
 use std::time::{Duration, Instant};

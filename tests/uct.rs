@@ -2,6 +2,9 @@
 //! tiny `TreeMemory` bounds the process's memory (measured from /proc over pipes), `go
 //! nodes N` is N iterations, and `stop` is obeyed within milliseconds even with playouts.
 
+// A failed expectation in a test helper should fail the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod common;
 
 use std::time::{Duration, Instant};

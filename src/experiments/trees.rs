@@ -83,6 +83,9 @@ pub struct GrowthSpec {
     pub seed: u64,
 }
 
+/// A fit `a * base^h` as `(a, base, r²)`.
+pub type Fit = (f64, f64, f64);
+
 /// What the growth experiment measured.
 #[derive(Debug, Clone, Default)]
 pub struct Growth {
@@ -93,8 +96,8 @@ pub struct Growth {
 }
 
 impl Growth {
-    /// Per algorithm, the fit `a * base^h` of its means as `(a, base, r²)`.
-    pub fn fits(&self) -> Vec<(String, Option<(f64, f64, f64)>)> {
+    /// Per algorithm, the fit of its means.
+    pub fn fits(&self) -> Vec<(String, Option<Fit>)> {
         self.means
             .iter()
             .map(|(name, points)| (name.clone(), exponential_fit(points)))

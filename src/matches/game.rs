@@ -250,7 +250,10 @@ impl<'a> Clocks<'a> {
         if let (Some(left), Some(tc)) = (self.left[me], self.limits[me].tc) {
             self.moves_made[me] += 1;
             let mut next = left.saturating_sub(elapsed) + tc.inc;
-            if tc.moves.is_some_and(|m| self.moves_made[me] % m == 0) {
+            if tc
+                .moves
+                .is_some_and(|m| self.moves_made[me].is_multiple_of(m))
+            {
                 next += tc.base;
             }
             self.left[me] = Some(next);
