@@ -2,7 +2,7 @@
 //! UCI engines — a match, a round robin or a gauntlet — with PGN output, a live progress
 //! line, per-pairing statistics, an Elo table, and an optional SPRT.
 
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
@@ -11,11 +11,10 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 
 use super::fail;
-use crate::matches::standings::{Sprt, Standings, elo_text, signed};
-use crate::matches::stats::bradley_terry;
+use crate::matches::standings::{Sprt, Standings};
 use crate::matches::{
-    Adjudication, Finished, GameSettings, INTERRUPT, Participant, engines_file, opening_order,
-    openings, pairings, participants, pgn, run as play, schedule,
+    Adjudication, GameSettings, INTERRUPT, engines_file, opening_order, openings, pairings,
+    participants, pgn, run as play, schedule,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -119,14 +118,7 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     if sprt.is_some() && participants.len() != 2 {
         return Err("--sprt needs exactly two players".into());
     }
-    let settings = GameSettings {
-        adjudication: Adjudication {
-            resign: adjudication(args.resign.as_deref()),
-            draw: adjudication(args.draw.as_deref()),
-        },
-        grace: Duration::from_millis(args.timemargin),
-        hang: Duration::from_secs(args.hang.max(1)),
-    };
+    let settings = game_settings(args);
     let (openings, source) = openings::load(args.openings.as_deref()).map_err(|e| e.to_string())?;
     let random = args.openings_order == OpeningsOrder::Random;
     let order = opening_order(openings.len(), random, args.seed);
@@ -136,16 +128,7 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let mut pgn_file = match &args.pgnout {
-        Some(path) => Some(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("{path}: {e}"))?,
-        ),
-        None => None,
-    };
+    let mut pgn_file = open_pgn(args.pgnout.as_deref())?;
     eprintln!(
         "{} games, {} pairing(s), openings: {source} ({} positions, {:?}), concurrency {concurrency}",
         jobs.len(),
@@ -165,6 +148,7 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         }
         eprintln!("\ninterrupted: stopping (Ctrl-C again to exit at once)");
     });
+    let names: Vec<String> = participants.iter().map(|p| p.name.clone()).collect();
     let mut st = Standings::new(participants.len(), pairs, sprt);
     let date = pgn::today();
     let tty = std::io::stderr().is_terminal();
@@ -184,7 +168,7 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
                 }
             }
             let go_on = st.add(&finished);
-            let line = progress_line(&st, &finished, &participants, jobs.len());
+            let line = st.progress_line(&finished, &names, jobs.len());
             if tty {
                 eprint!("\r\x1b[K{line}");
             } else {
@@ -207,9 +191,9 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         st.done,
         started.elapsed().as_secs_f64()
     );
-    print_pairings(&participants, &st, sprt);
+    print!("\n{}", st.pairing_table(&names));
     if participants.len() > 2 {
-        print_ratings(&participants, &st);
+        print!("\n{}", st.rating_table(&names));
     }
     if let Some(path) = &args.pgnout {
         println!("PGN: {path}");
@@ -217,96 +201,25 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// `[n/N] white - black: result (termination) | a vs b: +w =d -l score Elo`.
-fn progress_line(st: &Standings, f: &Finished, players: &[Participant], total: usize) -> String {
-    let t = st.tallies[f.job.pairing];
-    let (a, b) = st.pairings[f.job.pairing];
-    format!(
-        "[{}/{total}] {} - {}: {} ({})  |  {} vs {}: +{} ={} -{} {:.1}% Elo {}",
-        st.done,
-        f.record.white,
-        f.record.black,
-        pgn::result_token(f.record.outcome),
-        f.record.termination,
-        players[a].name,
-        players[b].name,
-        t.wins,
-        t.draws,
-        t.losses,
-        100.0 * t.score(),
-        elo_text(&t)
-    )
-}
-
-fn print_pairings(players: &[Participant], st: &Standings, sprt: Option<Sprt>) {
-    println!("\n| pairing | games | W-D-L | score | Elo ± 95% | LOS | pentanomial 0-½-1-1½-2 |");
-    println!("|---|---:|---|---:|---|---:|---|");
-    for (i, &(a, b)) in st.pairings.iter().enumerate() {
-        let t = st.tallies[i];
-        let penta: Vec<String> = t.penta.iter().map(u32::to_string).collect();
-        println!(
-            "| {} vs {} | {} | {}-{}-{} | {:.1}% | {} | {:.1}% | {} |",
-            players[a].name,
-            players[b].name,
-            t.games(),
-            t.wins,
-            t.draws,
-            t.losses,
-            100.0 * t.score(),
-            elo_text(&t),
-            100.0 * t.los(),
-            penta.join("-")
-        );
-    }
-    let reasons: Vec<String> = st
-        .terminations
-        .iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect();
-    println!("\nterminations: {}", reasons.join(", "));
-    if let Some(s) = sprt {
-        let t = st.tallies[0];
-        let (lo, hi) = s.bounds();
-        let (units, unit) = if t.pairs() > 0 {
-            (t.pairs(), "pairs")
-        } else {
-            (t.games(), "games")
-        };
-        let verdict = st
-            .decision
-            .map_or("no decision yet".into(), |d| d.to_string());
-        println!(
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} (bounds {lo:.3}, {hi:.3}) over {units} {unit}; {verdict}",
-            s.elo0,
-            s.elo1,
-            s.alpha,
-            s.beta,
-            t.llr(s.elo0, s.elo1),
-        );
+fn game_settings(args: &MatchArgs) -> GameSettings {
+    GameSettings {
+        adjudication: Adjudication {
+            resign: adjudication(args.resign.as_deref()),
+            draw: adjudication(args.draw.as_deref()),
+        },
+        grace: Duration::from_millis(args.timemargin),
+        hang: Duration::from_secs(args.hang.max(1)),
     }
 }
 
-fn print_ratings(players: &[Participant], st: &Standings) {
-    let elo = bradley_terry(&st.points, &st.games, 1.0);
-    let mut rows: Vec<usize> = (0..players.len()).collect();
-    rows.sort_by(|&x, &y| elo[y].total_cmp(&elo[x]));
-    println!("\n| rank | player | games | score | Elo |");
-    println!("|---:|---|---:|---:|---:|");
-    for (rank, &i) in rows.iter().enumerate() {
-        let (games, points) = st.totals(i);
-        let score = if games > 0 {
-            100.0 * points / f64::from(games)
-        } else {
-            0.0
-        };
-        let name = &players[i].name;
-        println!(
-            "| {} | {name} | {games} | {score:.1}% | {} |",
-            rank + 1,
-            signed(elo[i])
-        );
-    }
-    println!(
-        "\nElo: Bradley-Terry maximum likelihood over all games with one virtual draw per pairing, mean 0."
-    );
+/// The PGN file games are appended to, if one is asked for.
+fn open_pgn(path: Option<&str>) -> Result<Option<File>, String> {
+    path.map(|path| {
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("{path}: {e}"))
+    })
+    .transpose()
 }

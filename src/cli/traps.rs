@@ -11,7 +11,7 @@ use super::{fail, progress, read, write};
 use crate::board::{Position, epd};
 use crate::experiments::trap_check::{CheckReport, check_backends, parse_budget};
 use crate::experiments::trap_generate::{self, GenerateSpec};
-use crate::traps::{Analysis, analyse_all};
+use crate::traps::{self, Analysis, analyse_all};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -99,8 +99,8 @@ pub fn run(args: &TrapsArgs) -> ExitCode {
     });
     bar.finish_and_clear();
     match args.format {
-        Format::Table => print_table(&results),
-        Format::Csv => print_csv(&results),
+        Format::Table => print!("{}", traps::table(&results)),
+        Format::Csv => print!("{}", traps::csv(&results)),
         Format::Json => {
             let all: Vec<&Analysis> = results.iter().map(|(_, a)| a).collect();
             match serde_json::to_string_pretty(&all) {
@@ -146,42 +146,6 @@ fn read_positions(args: &TrapsArgs) -> Result<Vec<(usize, Position)>, String> {
             Ok(out)
         }
         (None, None) => Err("give --fen FEN or --epd FILE".into()),
-    }
-}
-
-fn print_table(results: &[(usize, Analysis)]) {
-    for (line, a) in results {
-        let status = match a.shallowest {
-            Some(l) => format!("AT RISK (shallowest level {l})"),
-            None => format!("safe up to level {}", a.max_level),
-        };
-        println!(
-            "line {line}: {} — {status}; {} of {} moves are traps; {} nodes, {:.0} ms",
-            a.fen,
-            a.traps.len(),
-            a.legal_moves,
-            a.nodes,
-            millis(a.time)
-        );
-        for t in &a.traps {
-            let line = t.line.join(" ");
-            println!("    {:<8} {:<6} level {}  {line}", t.san, t.uci, t.level);
-        }
-    }
-}
-
-fn print_csv(results: &[(usize, Analysis)]) {
-    println!("line,fen,legal_moves,trap_san,trap_uci,level,refutation,nodes,time_ms");
-    for (line, a) in results {
-        let head = format!("{line},\"{}\",{}", a.fen, a.legal_moves);
-        let tail = format!("{},{:.1}", a.nodes, millis(a.time));
-        if a.traps.is_empty() {
-            println!("{head},,,,,{tail}");
-        }
-        for t in &a.traps {
-            let refutation = t.line.join(" ");
-            println!("{head},{},{},{},{refutation},{tail}", t.san, t.uci, t.level);
-        }
     }
 }
 

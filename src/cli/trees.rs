@@ -8,10 +8,9 @@ use clap::{Args, Subcommand};
 
 use super::{fail, write};
 use crate::experiments::bench::POSITIONS;
-use crate::experiments::critical::{CriticalSpec, critical, critical_csv};
-use crate::experiments::plot::{Series, bar_chart, exponential_fit, line_chart};
+use crate::experiments::critical::{self, CriticalSpec, critical, critical_csv};
 use crate::experiments::trees::{
-    GrowthSpec, ParityRow, growth, parity, parity_csv, parse_algorithms,
+    GrowthSpec, growth, parity, parity_chart, parity_csv, parity_total, parse_algorithms,
 };
 use crate::tree::ValueRange;
 
@@ -165,17 +164,7 @@ fn run_growth(args: &GrowthArgs) -> Result<(), String> {
         }
     }
     write(&args.csv, &result.csv)?;
-    let series: Vec<Series> = result
-        .means
-        .into_iter()
-        .map(|(name, points)| Series { name, points })
-        .collect();
-    let title = format!(
-        "Leaves evaluated vs height (b={}, {} values, mean of {})",
-        spec.branching, spec.range, spec.trees
-    );
-    let chart = line_chart(&title, "height h", "leaves (log scale)", &series, true);
-    write(&args.svg, &chart)?;
+    write(&args.svg, &result.chart(&spec))?;
     println!("\nwrote {} and {}", args.csv, args.svg);
     Ok(())
 }
@@ -185,51 +174,26 @@ fn run_parity(args: &ParityArgs) -> Result<(), String> {
         "binary trees with {{0,1}} leaves, {} trees per height",
         args.trees
     );
-    println!(
-        "{:>3} {:>6} {:>16} {:>16}",
-        "h", "parity", "FSSS < alpha-beta", "MT-SSS* < a-b"
-    );
-    let share = |k: u64, n: u64| 100.0 * k as f64 / n.max(1) as f64;
+    let (fsss, sss) = ("FSSS < alpha-beta", "MT-SSS* < a-b");
+    println!("{:>3} {:>6} {fsss:>16} {sss:>16}", "h", "parity");
     let heights = args.min_height..=args.max_height;
     let rows = parity(heights, args.trees, args.seed, |r| {
         let p = if r.odd() { "odd" } else { "even" };
-        let (f, s) = (share(r.fsss_fewer, r.trees), share(r.sss_fewer, r.trees));
+        let (f, s) = r.shares();
         println!("{:>3} {p:>6} {f:>15.1}% {s:>15.1}%", r.h);
     })
     .map_err(|e| e.to_string())?;
-    for odd in [true, false] {
-        let of: Vec<_> = rows.iter().filter(|r| r.odd() == odd).collect();
-        let n: u64 = of.iter().map(|r| r.trees).sum();
-        if n > 0 {
-            let f: u64 = of.iter().map(|r| r.fsss_fewer).sum();
-            let s: u64 = of.iter().map(|r| r.sss_fewer).sum();
-            let name = if odd { "odd" } else { "even" };
+    for (odd, name) in [(true, "odd"), (false, "even")] {
+        if let Some(t) = parity_total(&rows, odd) {
+            let (f, s) = t.shares();
+            let n = t.trees;
             println!(
-                "all {name:<4} heights: FSSS fewer in {:.1}%, MT-SSS* fewer in {:.1}% of {n} trees",
-                share(f, n),
-                share(s, n)
+                "all {name:<4} heights: FSSS fewer in {f:.1}%, MT-SSS* fewer in {s:.1}% of {n} trees"
             );
         }
     }
     write(&args.csv, &parity_csv(&rows))?;
-    let categories: Vec<String> = rows.iter().map(|r| r.h.to_string()).collect();
-    let series = |name: &str, count: fn(&ParityRow) -> u64| Series {
-        name: name.into(),
-        points: rows
-            .iter()
-            .map(|r| (f64::from(r.h), share(count(r), r.trees)))
-            .collect(),
-    };
-    let chart = bar_chart(
-        "% of {0,1} binary trees with strictly fewer leaves than alpha-beta, by height",
-        "% of trees",
-        &categories,
-        &[
-            series("FSSS", |r| r.fsss_fewer),
-            series("MT-SSS*", |r| r.sss_fewer),
-        ],
-    );
-    write(&args.svg, &chart)?;
+    write(&args.svg, &parity_chart(&rows))?;
     println!("wrote {} and {}", args.csv, args.svg);
     Ok(())
 }
@@ -287,41 +251,16 @@ fn run_critical(args: &CriticalArgs) -> Result<(), String> {
         );
     })
     .map_err(|e| e.to_string())?;
-    let mut series: Vec<Series> = Vec::new();
-    for r in &rows {
-        if series.last().is_none_or(|s| s.name != r.algorithm) {
-            series.push(Series {
-                name: r.algorithm.to_string(),
-                points: Vec::new(),
-            });
-        }
-        if let (Some(m), Some(s)) = (r.median(), series.last_mut()) {
-            s.points.push((f64::from(r.depth), m as f64));
+    let series = critical::series(&rows);
+    for sr in &series {
+        match critical::fit(sr) {
+            Some((a, base)) => {
+                println!("{}: median iterations ~ {a:.1} * {base:.2}^(d/2)", sr.name)
+            }
+            None => println!("{}: too few converged points to fit", sr.name),
         }
     }
-    for Series { name, points } in &series {
-        // Iterations grow like a * N^(d/2): the base per two plies, as the thesis fits it.
-        let halves: Vec<(f64, f64)> = points.iter().map(|&(d, y)| (d / 2.0, y)).collect();
-        match exponential_fit(&halves) {
-            Some((a, base, _)) => println!("{name}: median iterations ~ {a:.1} * {base:.2}^(d/2)"),
-            None => println!("{name}: too few converged points to fit"),
-        }
-    }
-    let x_label = match args.first {
-        Some(f) => format!("depth of the second critical level (first at {f})"),
-        None => "depth of the critical level".to_string(),
-    };
-    let title = format!(
-        "Iterations until the root value stays >= {} (binary trees, height {})",
-        args.tau, args.height
-    );
-    let svg = line_chart(
-        &title,
-        &x_label,
-        "median iterations (log scale)",
-        &series,
-        true,
-    );
+    let svg = critical::chart(&spec, &series);
     write(&args.csv, &critical_csv(&rows))?;
     write(&args.svg, &svg)?;
     println!("wrote {} and {}", args.csv, args.svg);

@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use super::plot::{Series, exponential_fit, line_chart};
 use super::trees::ExperimentError;
 use crate::search::uct::arena::Arena;
 use crate::search::uct::playout::{LeafEstimate, Scale};
@@ -142,6 +143,49 @@ pub fn critical(
     Ok(rows)
 }
 
+/// Per algorithm, the median iterations against the varying depth.
+pub fn series(rows: &[CriticalRow]) -> Vec<Series> {
+    let mut out: Vec<Series> = Vec::new();
+    for r in rows {
+        if out.last().is_none_or(|s| s.name != r.algorithm) {
+            out.push(Series {
+                name: r.algorithm.to_string(),
+                points: Vec::new(),
+            });
+        }
+        if let (Some(m), Some(s)) = (r.median(), out.last_mut()) {
+            s.points.push((f64::from(r.depth), m as f64));
+        }
+    }
+    out
+}
+
+/// The fit `iterations ~ a * base^(d/2)` of a series as `(a, base)`: the base per two
+/// plies, as the thesis fits it.
+pub fn fit(series: &Series) -> Option<(f64, f64)> {
+    let halves: Vec<(f64, f64)> = series.points.iter().map(|&(d, y)| (d / 2.0, y)).collect();
+    exponential_fit(&halves).map(|(a, base, _)| (a, base))
+}
+
+/// The medians as an SVG line chart on a log scale.
+pub fn chart(spec: &CriticalSpec, series: &[Series]) -> String {
+    let x_label = match spec.first {
+        Some(f) => format!("depth of the second critical level (first at {f})"),
+        None => "depth of the critical level".to_string(),
+    };
+    let title = format!(
+        "Iterations until the root value stays >= {} (binary trees, height {})",
+        spec.tau, spec.height
+    );
+    line_chart(
+        &title,
+        &x_label,
+        "median iterations (log scale)",
+        series,
+        true,
+    )
+}
+
 /// Every run as CSV: `algorithm,levels,seed,iterations` (empty when not converged).
 pub fn critical_csv(rows: &[CriticalRow]) -> String {
     let mut csv = String::from("algorithm,levels,seed,iterations\n");
@@ -191,6 +235,9 @@ mod tests {
         assert_eq!(rows[3].algorithm, "UCTMAX-H");
         assert!(rows.iter().all(|r| r.runs.len() == 2));
         assert_eq!(critical_csv(&rows).lines().count(), 1 + 8);
+        let s = series(&rows);
+        assert_eq!(s.len(), 2);
+        assert!(chart(&spec, &s).starts_with("<svg"));
         let none = CriticalSpec { height: 2, ..spec };
         assert!(critical(&none, |_| {}).is_err());
     }

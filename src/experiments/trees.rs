@@ -12,7 +12,7 @@ use std::time::Instant;
 use thiserror::Error;
 
 use super::bench::{BenchTotals, bench};
-use super::plot::exponential_fit;
+use super::plot::{Series, bar_chart, exponential_fit, line_chart};
 use super::solve::{Algorithm, NAMES, solve};
 use crate::engine::EngineError;
 use crate::search::research::bounds::MapBounds;
@@ -96,6 +96,23 @@ pub struct Growth {
 }
 
 impl Growth {
+    /// Mean leaves against height, one line per algorithm, on a log scale (SVG).
+    pub fn chart(&self, spec: &GrowthSpec) -> String {
+        let series: Vec<Series> = self
+            .means
+            .iter()
+            .map(|(name, points)| Series {
+                name: name.clone(),
+                points: points.clone(),
+            })
+            .collect();
+        let title = format!(
+            "Leaves evaluated vs height (b={}, {} values, mean of {})",
+            spec.branching, spec.range, spec.trees
+        );
+        line_chart(&title, "height h", "leaves (log scale)", &series, true)
+    }
+
     /// Per algorithm, the fit of its means.
     pub fn fits(&self) -> Vec<(String, Option<Fit>)> {
         self.means
@@ -165,6 +182,46 @@ impl ParityRow {
     pub fn odd(&self) -> bool {
         self.h % 2 == 1
     }
+
+    /// Percent of the trees where FSSS, MT-SSS* evaluated fewer leaves.
+    pub fn shares(&self) -> (f64, f64) {
+        let n = self.trees.max(1) as f64;
+        (
+            100.0 * self.fsss_fewer as f64 / n,
+            100.0 * self.sss_fewer as f64 / n,
+        )
+    }
+}
+
+/// The rows of odd (or even) heights added up (`h` is that of the last), if there are any.
+pub fn parity_total(rows: &[ParityRow], odd: bool) -> Option<ParityRow> {
+    rows.iter()
+        .filter(|r| r.odd() == odd)
+        .copied()
+        .reduce(|a, b| ParityRow {
+            h: b.h,
+            trees: a.trees + b.trees,
+            fsss_fewer: a.fsss_fewer + b.fsss_fewer,
+            sss_fewer: a.sss_fewer + b.sss_fewer,
+        })
+}
+
+/// The shares by height as an SVG bar chart.
+pub fn parity_chart(rows: &[ParityRow]) -> String {
+    let categories: Vec<String> = rows.iter().map(|r| r.h.to_string()).collect();
+    let series = |name: &str, share: fn(&ParityRow) -> f64| Series {
+        name: name.into(),
+        points: rows.iter().map(|r| (f64::from(r.h), share(r))).collect(),
+    };
+    bar_chart(
+        "% of {0,1} binary trees with strictly fewer leaves than alpha-beta, by height",
+        "% of trees",
+        &categories,
+        &[
+            series("FSSS", |r| r.shares().0),
+            series("MT-SSS*", |r| r.shares().1),
+        ],
+    )
 }
 
 /// FSSS and MT-SSS* against alpha-beta on {0,1} binary trees, height by height.
@@ -281,5 +338,8 @@ mod tests {
         // A single MAX node over two leaves: every algorithm must see both.
         assert_eq!(rows[0].fsss_fewer, 0);
         assert_eq!(parity_csv(&rows).lines().count(), 5);
+        let odd = parity_total(&rows, true).unwrap();
+        assert_eq!((odd.trees, odd.h), (40, 3));
+        assert!(parity_chart(&rows).starts_with("<svg"));
     }
 }

@@ -2,10 +2,11 @@
 //! table for the Bradley–Terry ratings, terminations by kind, and the SPRT's decision.
 
 use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
 
 use super::Finished;
 use super::spec::SpecError;
-use super::stats::{Tally, sprt_bounds};
+use super::stats::{Tally, bradley_terry, sprt_bounds};
 
 /// SPRT parameters (logistic Elo).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -175,6 +176,112 @@ impl Standings {
     }
 }
 
+impl Standings {
+    /// The table per pairing (Markdown): games, W-D-L, score, Elo, LOS, pentanomial;
+    /// then the terminations and, with an SPRT, its state.
+    pub fn pairing_table(&self, names: &[String]) -> String {
+        let mut s = String::from(
+            "| pairing | games | W-D-L | score | Elo ± 95% | LOS | pentanomial 0-½-1-1½-2 |\n|---|---:|---|---:|---|---:|---|\n",
+        );
+        for (i, &(a, b)) in self.pairings.iter().enumerate() {
+            let t = self.tallies[i];
+            let penta: Vec<String> = t.penta.iter().map(u32::to_string).collect();
+            let _ = writeln!(
+                s,
+                "| {} vs {} | {} | {}-{}-{} | {:.1}% | {} | {:.1}% | {} |",
+                names[a],
+                names[b],
+                t.games(),
+                t.wins,
+                t.draws,
+                t.losses,
+                100.0 * t.score(),
+                elo_text(&t),
+                100.0 * t.los(),
+                penta.join("-")
+            );
+        }
+        let reasons: Vec<String> = self
+            .terminations
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let _ = writeln!(s, "\nterminations: {}", reasons.join(", "));
+        if let Some(sprt) = self.sprt {
+            let t = self.tallies[0];
+            let (lo, hi) = sprt.bounds();
+            let (units, unit) = if t.pairs() > 0 {
+                (t.pairs(), "pairs")
+            } else {
+                (t.games(), "games")
+            };
+            let verdict = self
+                .decision
+                .map_or("no decision yet".into(), |d| d.to_string());
+            let _ = writeln!(
+                s,
+                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} (bounds {lo:.3}, {hi:.3}) over {units} {unit}; {verdict}",
+                sprt.elo0,
+                sprt.elo1,
+                sprt.alpha,
+                sprt.beta,
+                t.llr(sprt.elo0, sprt.elo1),
+            );
+        }
+        s
+    }
+
+    /// The Bradley–Terry rating table of all players (Markdown), best first.
+    pub fn rating_table(&self, names: &[String]) -> String {
+        let elo = bradley_terry(&self.points, &self.games, 1.0);
+        let mut rows: Vec<usize> = (0..names.len()).collect();
+        rows.sort_by(|&x, &y| elo[y].total_cmp(&elo[x]));
+        let mut s =
+            String::from("| rank | player | games | score | Elo |\n|---:|---|---:|---:|---:|\n");
+        for (rank, &i) in rows.iter().enumerate() {
+            let (games, points) = self.totals(i);
+            let score = if games > 0 {
+                100.0 * points / f64::from(games)
+            } else {
+                0.0
+            };
+            let _ = writeln!(
+                s,
+                "| {} | {} | {games} | {score:.1}% | {} |",
+                rank + 1,
+                names[i],
+                signed(elo[i])
+            );
+        }
+        s.push_str(
+            "\nElo: Bradley-Terry maximum likelihood over all games with one virtual draw per pairing, mean 0.\n",
+        );
+        s
+    }
+
+    /// The live progress line after game `f`: `[n/N] white - black: result (termination)
+    /// | a vs b: +w =d -l score Elo`.
+    pub fn progress_line(&self, f: &Finished, names: &[String], total: usize) -> String {
+        let t = self.tallies[f.job.pairing];
+        let (a, b) = self.pairings[f.job.pairing];
+        format!(
+            "[{}/{total}] {} - {}: {} ({})  |  {} vs {}: +{} ={} -{} {:.1}% Elo {}",
+            self.done,
+            f.record.white,
+            f.record.black,
+            super::pgn::result_token(f.record.outcome),
+            f.record.termination,
+            names[a],
+            names[b],
+            t.wins,
+            t.draws,
+            t.losses,
+            100.0 * t.score(),
+            elo_text(&t)
+        )
+    }
+}
+
 /// `+12.3`, never `-0.0`.
 pub fn signed(x: f64) -> String {
     // Adding 0.0 turns -0.0 into 0.0.
@@ -238,6 +345,18 @@ mod tests {
         assert_eq!(st.terminations["checkmate"], 2);
         assert_eq!(st.terminations["illegal move"], 1);
         assert_eq!(st.done, 3);
+        let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let table = st.pairing_table(&names);
+        assert!(
+            table.contains("| a vs b | 2 | 2-0-0 | 100.0% | +inf |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("terminations: checkmate 2, illegal move 1"),
+            "{table}"
+        );
+        let ratings = st.rating_table(&names);
+        assert!(ratings.contains("| 1 | a | 3 | 83.3% |"), "{ratings}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! opponent forces checkmate within k plies. The position is at risk when some move has a
 //! level. Levels are tried from 1 upwards, so the first proof found is the shallowest.
 
+use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -115,6 +116,61 @@ pub fn analyse_all(
     results
 }
 
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// The analyses as text: per position its status, then each trap move with its line.
+pub fn table(results: &[(usize, Analysis)]) -> String {
+    let mut s = String::new();
+    for (line, a) in results {
+        let status = match a.shallowest {
+            Some(l) => format!("AT RISK (shallowest level {l})"),
+            None => format!("safe up to level {}", a.max_level),
+        };
+        let _ = writeln!(
+            s,
+            "line {line}: {} — {status}; {} of {} moves are traps; {} nodes, {:.0} ms",
+            a.fen,
+            a.traps.len(),
+            a.legal_moves,
+            a.nodes,
+            ms(a.time)
+        );
+        for t in &a.traps {
+            let refutation = t.line.join(" ");
+            let _ = writeln!(
+                s,
+                "    {:<8} {:<6} level {}  {refutation}",
+                t.san, t.uci, t.level
+            );
+        }
+    }
+    s
+}
+
+/// The analyses as CSV, one row per trap move (one row without a trap for a safe position).
+pub fn csv(results: &[(usize, Analysis)]) -> String {
+    let mut s =
+        String::from("line,fen,legal_moves,trap_san,trap_uci,level,refutation,nodes,time_ms\n");
+    for (line, a) in results {
+        let head = format!("{line},\"{}\",{}", a.fen, a.legal_moves);
+        let tail = format!("{},{:.1}", a.nodes, ms(a.time));
+        if a.traps.is_empty() {
+            let _ = writeln!(s, "{head},,,,,{tail}");
+        }
+        for t in &a.traps {
+            let refutation = t.line.join(" ");
+            let _ = writeln!(
+                s,
+                "{head},{},{},{},{refutation},{tail}",
+                t.san, t.uci, t.level
+            );
+        }
+    }
+    s
+}
+
 fn san_line(from: &Position, line: &[Move]) -> Vec<String> {
     let mut pos = from.clone();
     line.iter()
@@ -160,5 +216,11 @@ mod tests {
         for m in ["h2h3", "a1b1", "a1d1", "g1f1", "a1a8"] {
             assert!(!traps.iter().any(|(t, _)| t == m), "{m}: {traps:?}");
         }
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let results = vec![(3, analyse(&pos, 1))];
+        assert!(table(&results).starts_with("line 3: "));
+        let rows = csv(&results);
+        assert_eq!(rows.lines().count(), 1 + results[0].1.traps.len());
+        assert!(rows.contains(",Ra2,a1a2,1,Re1#,"), "{rows}");
     }
 }

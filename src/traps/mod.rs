@@ -5,5 +5,5 @@
 pub mod analysis;
 pub mod mate;
 
-pub use analysis::{Analysis, TrapMove, analyse, analyse_all};
+pub use analysis::{Analysis, TrapMove, analyse, analyse_all, csv, table};
 pub use mate::MateProver;

@@ -248,8 +248,7 @@ impl<'a> Worker<'a> {
         if self.visit(ply) {
             return 0;
         }
-        let root = ply == 0;
-        if !root {
+        if ply > 0 {
             // Step 1. Draws, the ply cap, and mate-distance pruning.
             let repeated = self.is_repetition(pos, ply);
             if let Some(t) = rules::draw_before_moves(pos.chess(), repeated) {
@@ -287,32 +286,12 @@ impl<'a> Worker<'a> {
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
         // Step 3. Static pruning away from the principal variation.
-        if !pv_node && !in_check && !is_mate(beta) {
-            // Reverse futility: far enough above beta that a few plies won't bring it back.
-            if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
-                return static_eval;
-            }
-            // Null move: if passing still fails high, a real move will too — unless
-            // zugzwang, which the pawn-ending guard and the depth limit make unlikely.
-            if depth >= NMP_DEPTH
-                && static_eval >= beta
-                && self.since_null[ply] > 0
-                && pos.has_non_pawn_material()
-                && let Some(child) = pos.null_move()
-            {
-                let r = NMP_BASE
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_CAP);
-                self.push_key(child.key(), ply, true);
-                let v = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
-                self.pop_key();
-                if self.stopped {
-                    return 0;
-                }
-                if v >= beta {
-                    return if is_mate(v) { beta } else { v };
-                }
-            }
+        if !pv_node
+            && !in_check
+            && !is_mate(beta)
+            && let Some(v) = self.prune_statically(pos, depth, beta, ply, static_eval)
+        {
+            return v;
         }
 
         // Internal iterative reduction: with no table move to try first, ordering is poor
@@ -322,9 +301,17 @@ impl<'a> Worker<'a> {
         } else {
             depth
         };
-
-        // Step 4. Moves.
-        let moves = if root {
+        let node = Node {
+            depth,
+            ply,
+            pv_node,
+            in_check,
+            improving,
+            static_eval,
+            tt_move,
+        };
+        // Step 4. Moves; without one, or on the hundredth reversible ply, the node is over.
+        let moves = if ply == 0 {
             let mut list = shakmaty::MoveList::new();
             list.extend(self.root_moves.iter().copied());
             list
@@ -332,12 +319,94 @@ impl<'a> Worker<'a> {
             pos.legal_moves()
         };
         match rules::end_after_moves(pos.chess(), !moves.is_empty()) {
-            Some(t) if moves.is_empty() || !root => return t.value(ply),
+            Some(t) if moves.is_empty() || ply > 0 => return t.value(ply),
             _ => {}
         }
+        let Some((best, best_move)) = self.search_moves(pos, moves, &node, alpha, beta) else {
+            return 0;
+        };
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            Entry {
+                mv: best_move.map_or(tt_move, PackedMove::new),
+                value: to_table(best, ply),
+                eval: if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Step 3: the value that ends a node without trying its moves, if one does — reverse
+    /// futility, then the null move. `0` once the search is stopped.
+    #[inline]
+    fn prune_statically(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        beta: Value,
+        ply: usize,
+        static_eval: Value,
+    ) -> Option<Value> {
+        // Reverse futility: far enough above beta that a few plies won't bring it back.
+        if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
+            return Some(static_eval);
+        }
+        // Null move: if passing still fails high, a real move will too — unless zugzwang,
+        // which the pawn-ending guard and the depth limit make unlikely.
+        if depth >= NMP_DEPTH
+            && static_eval >= beta
+            && self.since_null[ply] > 0
+            && pos.has_non_pawn_material()
+            && let Some(child) = pos.null_move()
+        {
+            let r = NMP_BASE
+                + depth / NMP_DEPTH_DIVISOR
+                + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_CAP);
+            self.push_key(child.key(), ply, true);
+            let v = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+            self.pop_key();
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= beta {
+                return Some(if is_mate(v) { beta } else { v });
+            }
+        }
+        None
+    }
+
+    /// Steps 5 and 6: the moves of a node, best first, with shallow pruning and late-move
+    /// reductions. The best value and the move that raised alpha; `None` once stopped.
+    #[inline]
+    fn search_moves(
+        &mut self,
+        pos: &Position,
+        moves: shakmaty::MoveList,
+        node: &Node,
+        mut alpha: Value,
+        beta: Value,
+    ) -> Option<(Value, Option<Move>)> {
+        let Node {
+            depth,
+            ply,
+            pv_node,
+            in_check,
+            improving,
+            static_eval,
+            tt_move,
+        } = *node;
+        let root = ply == 0;
         let mut picker = MovePicker::new(moves, tt_move, ply);
         let mut quiets_tried: shakmaty::MoveList = shakmaty::MoveList::new();
-        let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         let quiet_limit = (LMP_BASE + depth * depth) / (2 - i32::from(improving));
@@ -394,7 +463,7 @@ impl<'a> Worker<'a> {
             };
             self.pop_key();
             if self.stopped {
-                return 0;
+                return None;
             }
             index += 1;
             if v > best {
@@ -415,31 +484,25 @@ impl<'a> Worker<'a> {
                 quiets_tried.push(m);
             }
         }
-
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(
-            key,
-            Entry {
-                mv: best_move.map_or(tt_move, PackedMove::new),
-                value: to_table(best, ply),
-                eval: if in_check { 0 } else { static_eval },
-                depth,
-                bound,
-            },
-        );
-        best
+        Some((best, best_move))
     }
 
     #[inline]
     pub(super) fn evaluate(&self, pos: &Position) -> Value {
         self.eval.evaluate(pos.chess())
     }
+}
+
+/// What the move loop needs to know about its node.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    pv_node: bool,
+    in_check: bool,
+    improving: bool,
+    static_eval: Value,
+    tt_move: PackedMove,
 }
 
 /// A stored bound settles the window.
