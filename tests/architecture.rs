@@ -217,7 +217,11 @@ fn the_checker_sees_upward_paths_in_every_form() {
     assert_eq!(check("use super::super::uci::Output;"), 1);
     assert_eq!(check("use crate::value::DRAW; use super::game::Game;"), 0);
     assert_eq!(check(&code("// see crate::engine for the thread")), 0);
-    let pvs = vec!["search".to_string(), "pvs".to_string(), "search".to_string()];
+    let pvs = vec![
+        "search".to_string(),
+        "pvs".to_string(),
+        "search".to_string(),
+    ];
     let families = |text: &str| {
         references(&pvs, text)
             .iter()
@@ -226,5 +230,8 @@ fn the_checker_sees_upward_paths_in_every_form() {
     };
     assert_eq!(families("use crate::search::research::mt::MtSearch;"), 1);
     assert_eq!(families("use crate::search::registry::BACKENDS;"), 1);
-    assert_eq!(families("use super::tt::Entry; use crate::search::control::Poller;"), 0);
+    assert_eq!(
+        families("use super::tt::Entry; use crate::search::control::Poller;"),
+        0
+    );
 }

@@ -11,6 +11,11 @@ use shakmaty::{CastlingMode, Chess, Position};
 
 pub const WAIT: Duration = Duration::from_secs(30);
 
+/// How long an answer that should come at once (`bestmove` after `stop`) may take before
+/// the engine counts as hung. Latencies themselves are measured and printed, not asserted:
+/// on a loaded two-core machine the scheduler, not the engine, decides them.
+pub const HANG: Duration = Duration::from_secs(5);
+
 /// The engine under test, started fresh.
 pub struct Engine {
     pub client: Client,
@@ -91,6 +96,24 @@ pub fn chess(fen: &str) -> Chess {
         .expect("fen")
         .into_position(CastlingMode::Standard)
         .expect("legal")
+}
+
+/// A Chess960 position after UCI moves in king-takes-rook notation.
+pub fn chess960(fen: &str, moves: &[&str]) -> Chess {
+    let mut pos: Chess = fen
+        .parse::<Fen>()
+        .expect("fen")
+        .into_position(CastlingMode::Chess960)
+        .expect("legal");
+    for m in moves {
+        let m = m
+            .parse::<UciMove>()
+            .expect("uci")
+            .to_move(&pos)
+            .expect("legal");
+        pos.play_unchecked(m);
+    }
+    pos
 }
 
 /// Plays UCI moves from a position.
