@@ -128,12 +128,6 @@ impl Position {
         self.chess.castles().mode()
     }
 
-    /// Neither side can ever checkmate (shakmaty's dead-position approximation).
-    #[inline]
-    pub fn is_insufficient_material(&self) -> bool {
-        self.chess.is_insufficient_material()
-    }
-
     /// The side to move has pieces other than pawns and king: the guard for null-move
     /// pruning, whose assumption (passing is never best) fails in pawn endings.
     #[inline]

@@ -50,7 +50,7 @@ pub struct TrapsArgs {
 
 #[derive(Debug, clap::Subcommand)]
 pub enum TrapsCommand {
-    /// Semi-random games, the positions at given plies analysed (the thesis' measurement).
+    /// Semi-random games, the positions at given plies analysed (Ramanujan 2012 §4.2).
     Generate(GenerateArgs),
 }
 

@@ -139,7 +139,7 @@ fn run_growth(args: &GrowthArgs) -> Result<(), String> {
         min_height: args.min_height,
         max_height: args.max_height,
         trees: args.trees,
-        range: ValueRange::parse(&args.range)?,
+        range: ValueRange::parse(&args.range).map_err(|e| e.to_string())?,
         seed: args.seed,
     };
     println!(

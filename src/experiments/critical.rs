@@ -120,7 +120,7 @@ pub fn critical(
             let mut runs = Vec::new();
             for seed in 0..spec.seeds {
                 let tree = CriticalTree::new(spec.height, &levels, run_seed(7, seed))
-                    .map_err(ExperimentError::Shape)?;
+                    .map_err(|e| ExperimentError::Shape(e.0))?;
                 let cfg = config(spec.c, backup);
                 runs.push(convergence_point(
                     tree,
@@ -161,7 +161,7 @@ pub fn series(rows: &[CriticalRow]) -> Vec<Series> {
 }
 
 /// The fit `iterations ~ a * base^(d/2)` of a series as `(a, base)`: the base per two
-/// plies, as the thesis fits it.
+/// plies, as Ramanujan (2012) fits it.
 pub fn fit(series: &Series) -> Option<(f64, f64)> {
     let halves: Vec<(f64, f64)> = series.points.iter().map(|&(d, y)| (d / 2.0, y)).collect();
     exponential_fit(&halves).map(|(a, base, _)| (a, base))

@@ -1,13 +1,14 @@
-//! Binary trees with critical levels (thesis §5.2): MAX, to move at the root, has an
-//! implanted winning strategy. At each critical depth (even, so MAX is to move) one child
-//! of every node is the correct one, chosen by a seeded hash; if MAX picks the correct
-//! child at every critical node on the way down, the leaf is a win (+1) whatever else
-//! either side plays; after any wrong critical choice the leaf is drawn uniformly from
-//! {-1, 0, +1}. The root's minimax value is therefore +1, and the thesis measures how long
-//! UCT takes to see it as a function of the critical depths.
+//! Binary trees with critical levels (Understanding Sampling-Based Adversarial Search
+//! Methods (2012) §5.2): MAX, to move at the root, has an implanted winning strategy. At
+//! each critical depth (even, so MAX is to move) one child of every node is the correct
+//! one, chosen by a seeded hash; if MAX picks the correct child at every critical node on
+//! the way down, the leaf is a win (+1) whatever else either side plays; after any wrong
+//! critical choice the leaf is drawn uniformly from {-1, 0, +1}. The root's minimax value
+//! is therefore +1, and the thesis measures how long UCT takes to see it as a function of
+//! the critical depths.
 
 use super::rng::hash;
-use super::{Expansion, GameTree, LeafLog};
+use super::{Expansion, GameTree, LeafLog, ShapeError};
 use crate::value::Value;
 
 /// A node: depth, index among the `2^depth` nodes of its depth, and whether MAX has made
@@ -31,14 +32,14 @@ pub struct CriticalTree {
 
 impl CriticalTree {
     /// `levels` must be even depths below `height` (MAX's turns); `height <= 48`.
-    pub fn new(height: u32, levels: &[u32], seed: u64) -> Result<Self, String> {
+    pub fn new(height: u32, levels: &[u32], seed: u64) -> Result<Self, ShapeError> {
         if height == 0 || height > 48 {
-            return Err(format!("height {height}: expected 1..=48"));
+            return Err(ShapeError(format!("height {height}: expected 1..=48")));
         }
         if let Some(bad) = levels.iter().find(|&&d| d % 2 == 1 || d >= height) {
-            return Err(format!(
+            return Err(ShapeError(format!(
                 "critical depth {bad}: expected an even depth below the height {height}"
-            ));
+            )));
         }
         let mut levels = levels.to_vec();
         levels.sort_unstable();

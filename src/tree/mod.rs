@@ -16,6 +16,11 @@ pub use synthetic::{RandomTree, SyntheticNode, ValueRange};
 
 use crate::value::{DRAW, Value};
 
+/// A synthetic tree that cannot be made as asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ShapeError(pub String);
+
 /// What expanding a node found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Expansion {

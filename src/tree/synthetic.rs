@@ -1,13 +1,15 @@
-//! Synthetic game trees for checking the papers' theorems exactly (seed 000 §4, seed 001's
+//! Synthetic game trees for checking the papers' theorems exactly (Rollout-based Game-tree
+//! Search Outprunes Traditional Alpha-beta (2012) §4; Pruning Game Tree by Rollouts (2015),
 //! experiments): uniform trees of branching `b` and height `h` (the root has height 0,
 //! there are `b^h` leaves), leaf values drawn from a seeded hash of the leaf's index, and a
 //! fixed left-to-right child order.
 //!
 //! The papers state their trees with MAX at the root and values from MAX's point of view;
-//! the interface is negamax, so a leaf at odd depth (MIN to move) reports the negated value.
+//! the interface is negamax, so a leaf at odd depth (MIN to move) reports the negated
+//! value.
 
 use super::rng::hash;
-use super::{Expansion, GameTree, LeafLog};
+use super::{Expansion, GameTree, LeafLog, ShapeError};
 use crate::value::Value;
 
 /// Which values the leaves take.
@@ -18,13 +20,14 @@ pub enum ValueRange {
     Wide,
     /// 0..n: a small range, many ties.
     Small(u32),
-    /// {0, 1}: win/loss trees (seed 000's second experiment).
+    /// {0, 1}: win/loss trees (the second experiment of Rollout-based Game-tree Search
+    /// Outprunes Traditional Alpha-beta (2012)).
     Binary,
 }
 
 impl ValueRange {
     /// Parses `wide`, `binary` or `small:N`.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, ShapeError> {
         match text {
             "wide" => Ok(ValueRange::Wide),
             "binary" | "01" => Ok(ValueRange::Binary),
@@ -33,7 +36,11 @@ impl ValueRange {
                 .and_then(|n| n.parse::<u32>().ok())
                 .filter(|&n| (2..=60_000).contains(&n))
                 .map(ValueRange::Small)
-                .ok_or_else(|| format!("value range '{text}': expected wide, binary or small:N")),
+                .ok_or_else(|| {
+                    ShapeError(format!(
+                        "value range '{text}': expected wide, binary or small:N"
+                    ))
+                }),
         }
     }
 

@@ -1,6 +1,7 @@
-//! `alphabeta`: plain fail-soft negamax alpha-beta (seed 003; seed 001 Algorithm 1
-//! without storage) — no transposition table, no pruning beyond alpha-beta itself. The
-//! research baseline every other backend's leaf counts are compared with.
+//! `alphabeta`: plain fail-soft negamax alpha-beta (Alpha–beta pruning; Pruning Game Tree
+//! by Rollouts (2015) Algorithm 1 without storage) — no transposition table, no pruning
+//! beyond alpha-beta itself. The research baseline every other backend's leaf counts are
+//! compared with.
 
 use crate::search::deepening::{Iteration, deepen};
 use crate::search::{Backend, SearchRequest, SearchResult};

@@ -1,6 +1,7 @@
-//! Bound storage for the research backends: a pair `[lo, hi]` known to contain each
-//! visited node's value (seed 001's `M = {[v-, v+]}`; the "memory" of the memory-enhanced
-//! tests of seed 004). Two stores behind one trait:
+//! Bound storage for the research backends: a pair `[lo, hi]` known to contain each visited
+//! node's value (Pruning Game Tree by Rollouts (2015): `M = {[v-, v+]}`; the "memory" of
+//! the memory-enhanced tests of Solution Trees as a Basis for Game Tree Search (1994)). Two
+//! stores behind one trait:
 //! - [`MapBounds`], unlimited, for synthetic trees, where the papers' claims about *which*
 //!   leaves are evaluated must be checked exactly;
 //! - [`BoundTable`], a fixed-size table for chess, sized by the `Hash` option. When it is

@@ -1,10 +1,11 @@
-//! FSSS-Minimax (seed 000, Algorithm 1): rollouts from the root that carry a top-down
-//! window `(alpha, beta)` and maintain bottom-up bounds `[L, U]` per node. At each node the
-//! child with the largest clipped upper bound is followed (leftmost on ties); its window's
-//! alpha becomes the largest clipped upper bound of its siblings, and when that equals the
-//! chosen child's own clipped upper bound it is lowered by epsilon, so the window never
-//! collapses to a point before a leaf is reached. Negamax form: the rule for MAX nodes,
-//! applied to negated children, is the paper's rule for MIN nodes.
+//! FSSS-Minimax (Rollout-based Game-tree Search Outprunes Traditional Alpha-beta (2012),
+//! Algorithm 1): rollouts from the root that carry a top-down window `(alpha, beta)` and
+//! maintain bottom-up bounds `[L, U]` per node. At each node the child with the largest
+//! clipped upper bound is followed (leftmost on ties); its window's alpha becomes the
+//! largest clipped upper bound of its siblings, and when that equals the chosen child's own
+//! clipped upper bound it is lowered by epsilon, so the window never collapses to a point
+//! before a leaf is reached. Negamax form: the rule for MAX nodes, applied to negated
+//! children, is the paper's rule for MIN nodes.
 //!
 //! Epsilon must be smaller than any difference between leaf values: values are integers, so
 //! windows are kept in half units (doubled) and epsilon is one half.

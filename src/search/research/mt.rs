@@ -1,12 +1,13 @@
-//! The MT family (seed 004 §"SSS-2", "SSS-0", "SSS-4"; seed 001 Algorithms 1, 2 and 5):
-//! the root value found by repeated null-window *memory-enhanced tests* — alpha-beta calls
-//! that read and write bounds in a shared store — until the root's bounds meet.
+//! The MT family (Solution Trees as a Basis for Game Tree Search (1994), "SSS-2", "SSS-0",
+//! "SSS-4"; Pruning Game Tree by Rollouts (2015), Algorithms 1, 2 and 5): the root value
+//! found by repeated null-window *memory-enhanced tests* — alpha-beta calls that read and
+//! write bounds in a shared store — until the root's bounds meet.
 //!
-//! Two test procedures: the classic single-bound storage-enhanced alpha-beta (seed 001
-//! Algorithm 1) and the double-bound `alphabeta2` (Algorithm 5), which narrows its window by
-//! the node's stored bounds and backs up a bound *pair*. Four drivers choose where to test:
-//! MT-SSS* tests at the upper bound, MT-DUAL* at the lower bound, MTD(f) at a guess (the
-//! previous iteration's value), and the stepwise SSS-4 a step below the upper bound.
+//! Two test procedures: the classic single-bound storage-enhanced alpha-beta (Algorithm 1)
+//! and the double-bound `alphabeta2` (Algorithm 5), which narrows its window by the node's
+//! stored bounds and backs up a bound *pair*. Four drivers choose where to test: MT-SSS*
+//! tests at the upper bound, MT-DUAL* at the lower bound, MTD(f) at a guess (the previous
+//! iteration's value), and the stepwise SSS-4 a step below the upper bound.
 //!
 //! Everything is negamax: bounds are from the side to move at each node, a child's bounds
 //! seen from its parent are negated and swapped.

@@ -1,13 +1,13 @@
-//! The rollout family of seed 001 (Algorithm 4): keep `[lo, hi]` per node; while the root
-//! is open, walk one path from the root, passing down the window `[a, b]` clipped by each
-//! child's stored bounds, choose among the children whose clipped window is non-empty with
-//! a *selection policy*, evaluate the leaf at the end, and recompute the bounds of every
-//! node on the way back up from all its children.
+//! The rollout family of Pruning Game Tree by Rollouts (2015) (Algorithm 4): keep `[lo,
+//! hi]` per node; while the root is open, walk one path from the root, passing down the
+//! window `[a, b]` clipped by each child's stored bounds, choose among the children whose
+//! clipped window is non-empty with a *selection policy*, evaluate the leaf at the end, and
+//! recompute the bounds of every node on the way back up from all its children.
 //!
 //! Any policy computes the exact value and never evaluates a leaf twice (Theorem 1). The
-//! leftmost policy reproduces `alphabeta2` leaf for leaf (Theorem 2), the largest-upper-bound
-//! policy reproduces MT-SSS* on `alphabeta2` (Theorem 3); the random and UCT-guided
-//! policies are the paper's examples of new members of the family.
+//! leftmost policy reproduces `alphabeta2` leaf for leaf (Theorem 2), the
+//! largest-upper-bound policy reproduces MT-SSS* on `alphabeta2` (Theorem 3); the random
+//! and UCT-guided policies are the paper's examples of new members of the family.
 //!
 //! Negamax form: "upper bound for MAX" (the root's player) is the child's clipped upper
 //! bound at MAX nodes and the negated clipped lower bound at MIN nodes, which is how the

@@ -1,6 +1,6 @@
-//! The UCT search tree as an arena of nodes addressed by `u32` indices (LESSONS.md §13),
+//! The UCT search tree as an arena of nodes addressed by `u32` indices (indices instead of boxed nodes: compact, and no pointer chasing),
 //! bounded by a node budget derived from the `TreeMemory` option. Children are added one
-//! at a time, as UCT expands them (thesis §2.4: one new node per iteration), and linked as
+//! at a time, as UCT expands them (Understanding Sampling-Based Adversarial Search Methods (2012) §2.4: one new node per iteration), and linked as
 //! siblings, so the memory grows with the iterations, not with the branching factor.
 //! When the budget is spent the arena refuses new nodes and the search keeps iterating
 //! inside the tree it has.

@@ -1,5 +1,5 @@
 //! The UCT family as engine backends: `uct`, `ucth`, `uctmaxh` and `uct-hybrid`
-//! (Sampling-Based Adversarial Search (2012) §3.1–3.2, §4.4). This file is the engine side
+//! (Understanding Sampling-Based Adversarial Search Methods (2012) §3.1–3.2, §4.4). This file is the engine side
 //! — options, threads, limits, reports, tree reuse, the hand-over to `pvs`; the tree
 //! search itself is in [`super::search`].
 //!

@@ -22,7 +22,7 @@ pub static UCT_C: Declared<f64> = Declared::float(
     0.4,
     0.0,
     10.0,
-    "UCB1 exploration constant for values in [-1, 1] (0.4 is the thesis' best for chess)",
+    "UCB1 exploration constant for values in [-1, 1] (0.4 is the best for chess in Ramanujan 2012)",
 );
 pub static PLAYOUT_CAP: Declared<i64> = Declared::spin(
     "PlayoutCap",
@@ -53,7 +53,7 @@ pub static HYBRID_THRESHOLD: Declared<f64> = Declared::float(
     0.003,
     0.0,
     1000.0,
-    "ratio of terminal to other new UCT nodes at which uct-hybrid switches to pvs (0.003 in the thesis)",
+    "ratio of terminal to other new UCT nodes at which uct-hybrid switches to pvs (0.003 in Ramanujan 2012)",
 );
 
 /// Options of `uct`.

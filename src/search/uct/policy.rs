@@ -1,4 +1,4 @@
-//! UCB1 selection in negamax form (thesis §2.4): at a node, pick the child maximising
+//! UCB1 selection in negamax form (Understanding Sampling-Based Adversarial Search Methods (2012) §2.4): at a node, pick the child maximising
 //! `Q + c * sqrt(ln n(s) / n(s,a))`, where `Q` is the child's value from the side to move
 //! at the node, in [-1, 1]. The thesis found `c = 0.4` best for chess on that scale.
 //!
