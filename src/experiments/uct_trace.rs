@@ -46,7 +46,7 @@ pub fn trace_move(
     spec: &TraceSpec,
 ) -> Vec<TraceRow> {
     let mut tree = ChessTree::new(game, eval);
-    tree.set_estimate(spec.estimate);
+    tree.set_sampling(spec.estimate);
     let root = tree.unbounded_root();
     let mut s = Searcher::new(Arena::with_memory(spec.memory_bytes), spec.config, 1);
     let mut rows = Vec::new();

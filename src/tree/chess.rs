@@ -39,6 +39,9 @@ pub enum Estimate {
 pub struct ChessTree<'a> {
     eval: &'a dyn Evaluator,
     estimate: Estimate,
+    /// Children in the fixed order the research algorithms need; a sampling search
+    /// (UCT) shuffles them itself and takes them as generated.
+    ordered: bool,
     root: Position,
     /// Keys of the game, then of the path to the node last played or expanded: `play`
     /// records the child on its parent's path and `expand` the node on its own, so the
@@ -58,6 +61,7 @@ impl<'a> ChessTree<'a> {
         ChessTree {
             eval,
             estimate: Estimate::Static,
+            ordered: true,
             root: game.position().clone(),
             root_index: keys.len() - 1,
             keys,
@@ -77,9 +81,12 @@ impl<'a> ChessTree<'a> {
         self.root_moves = moves.to_vec();
     }
 
-    /// How [`GameTree::estimate`] values a node from now on.
-    pub fn set_estimate(&mut self, estimate: Estimate) {
+    /// Prepares the tree for a sampling search (the UCT family): nodes are valued by
+    /// `estimate`, and children come in generation order, since the search shuffles them
+    /// itself.
+    pub fn set_sampling(&mut self, estimate: Estimate) {
         self.estimate = estimate;
+        self.ordered = false;
     }
 
     /// The root searched to `depth` plies.
@@ -185,9 +192,17 @@ impl GameTree for ChessTree<'_> {
             let v = self.quiesce(pos, -INFINITY, INFINITY, node.ply);
             return self.leaf(node, v);
         }
+        let restricted = node.ply == 0 && !self.root_moves.is_empty();
+        if !self.ordered {
+            if restricted {
+                children.extend(moves.iter().filter(|m| self.root_moves.contains(m)));
+            } else {
+                children.extend_from_slice(&moves);
+            }
+            return Expansion::Inner;
+        }
         // Fixed order: tactical moves by MVV-LVA, then quiet moves in generation order.
-        let allowed =
-            |m: &Move| node.ply > 0 || self.root_moves.is_empty() || self.root_moves.contains(m);
+        let allowed = |m: &Move| !restricted || self.root_moves.contains(m);
         children.extend(
             moves
                 .iter()

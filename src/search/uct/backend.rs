@@ -311,7 +311,7 @@ impl<'a> Worker<'a> {
     ) -> Self {
         let mut chess = ChessTree::new(req.game, req.eval);
         chess.restrict_root(&req.limits.searchmoves);
-        chess.set_estimate(settings.estimate);
+        chess.set_sampling(settings.estimate);
         Worker {
             id,
             req,
