@@ -224,11 +224,7 @@ fn chess960_castling_uses_king_takes_rook() {
     let mut e = Engine::ready();
     e.send("setoption name UCI_Chess960 value true");
     let fen = "r4k1r/8/8/8/8/8/8/R4K1R w HAha - 0 1";
-    let start: Chess = fen
-        .parse::<shakmaty::fen::Fen>()
-        .unwrap()
-        .into_position(shakmaty::CastlingMode::Chess960)
-        .unwrap();
+    let start = common::chess960(fen, &[]);
     e.send(&format!("position fen {fen}"));
     let (_, best) = e.go("go depth 2 searchmoves f1h1", &start);
     assert_eq!(best, "f1h1", "castling short is king-takes-rook");

@@ -100,20 +100,12 @@ pub fn chess(fen: &str) -> Chess {
 
 /// A Chess960 position after UCI moves in king-takes-rook notation.
 pub fn chess960(fen: &str, moves: &[&str]) -> Chess {
-    let mut pos: Chess = fen
+    let start = fen
         .parse::<Fen>()
         .expect("fen")
         .into_position(CastlingMode::Chess960)
         .expect("legal");
-    for m in moves {
-        let m = m
-            .parse::<UciMove>()
-            .expect("uci")
-            .to_move(&pos)
-            .expect("legal");
-        pos.play_unchecked(m);
-    }
-    pos
+    play(start, moves)
 }
 
 /// Plays UCI moves from a position.
