@@ -8,6 +8,8 @@
 //! Inside `search`, the families keep apart: `research` uses neither `pvs` nor `uct`,
 //! `pvs` uses neither of the others, `uct` may use `pvs` (the hybrid hands over to it),
 //! and no family uses the registry that lists them.
+//!
+//! And no function of `src/` is longer than 120 lines.
 
 // A failed expectation in a test helper should fail the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -194,6 +196,58 @@ fn violations(src: &Path) -> Vec<String> {
         }
     }
     found
+}
+
+/// Functions longer than `limit` lines, as `file:line name (n lines)`: from the `fn` line to
+/// the closing brace at the same indentation (the layout rustfmt gives).
+fn long_functions(src: &Path, limit: usize) -> Vec<String> {
+    let mut files = Vec::new();
+    sources(src, &mut files);
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let body = line.trim_start();
+            let indent = &line[..line.len() - body.len()];
+            let signature = body
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub(super) ")
+                .trim_start_matches("pub ")
+                .trim_start_matches("const ");
+            let Some(rest) = signature.strip_prefix("fn ") else {
+                continue;
+            };
+            if line.trim_end().ends_with(';') || line.trim_end().ends_with('}') {
+                continue;
+            }
+            let close = format!("{indent}}}");
+            let Some(end) = lines[i..].iter().position(|l| *l == close) else {
+                continue;
+            };
+            if end + 1 > limit {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                found.push(format!(
+                    "{}:{} {name} ({} lines)",
+                    file.display(),
+                    i + 1,
+                    end + 1
+                ));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_function_is_longer_than_120_lines() {
+    let found = long_functions(Path::new("src"), 120);
+    assert!(found.is_empty(), "split these:\n{}", found.join("\n"));
+    // The measure sees the longest functions (the node search of `pvs` is near 110).
+    assert!(!long_functions(Path::new("src"), 60).is_empty());
 }
 
 #[test]
