@@ -209,15 +209,18 @@ impl Engine {
         }
     }
 
+    /// A new instance of the selected backend, given the current options.
+    fn fresh_backend(&self) -> Box<dyn Backend> {
+        let mut b = make_backend(self.options.get(&SEARCH));
+        if let Err(e) = b.configure(&self.options) {
+            log::warn!("{e}");
+        }
+        b
+    }
+
     /// Takes the backend for a search, and the shared resources with it.
     fn take_job(&mut self) -> SearchJob {
-        let backend = self.backend.take().unwrap_or_else(|| {
-            let mut b = make_backend(self.options.get(&SEARCH));
-            if let Err(e) = b.configure(&self.options) {
-                log::warn!("{e}");
-            }
-            b
-        });
+        let backend = self.backend.take().unwrap_or_else(|| self.fresh_backend());
         SearchJob {
             backend,
             options: self.options.clone(),
@@ -229,12 +232,16 @@ impl Engine {
     fn return_backend(&mut self, backend: Option<Box<dyn Backend>>) {
         // A `setoption name Search` during the search already installed another.
         if self.backend.is_none() {
-            let mut b = backend.unwrap_or_else(|| make_backend(self.options.get(&SEARCH)));
-            if std::mem::take(&mut self.pending_configure)
-                && let Err(e) = b.configure(&self.options)
-            {
-                log::warn!("options set during the search: {e}");
-            }
+            let pending = std::mem::take(&mut self.pending_configure);
+            let b = match backend {
+                Some(mut b) => {
+                    if pending && let Err(e) = b.configure(&self.options) {
+                        log::warn!("options set during the search: {e}");
+                    }
+                    b
+                }
+                None => self.fresh_backend(),
+            };
             self.backend = Some(b);
         }
         if std::mem::take(&mut self.pending_new_game)
