@@ -19,11 +19,15 @@ pub struct BenchArgs {
     /// Table size in MB (cleared before every position).
     #[arg(long, default_value_t = 16)]
     pub hash: u32,
+    /// The evaluator (the signature is that of the default, `classical`).
+    #[arg(long, default_value = "classical")]
+    pub eval: String,
 }
 
 pub fn run(args: &BenchArgs) -> ExitCode {
     let outcome = bench(
         &args.search,
+        &args.eval,
         args.depth,
         args.hash,
         |i, fen, nodes, best| {

@@ -59,13 +59,18 @@ pub struct BenchTotals {
 /// Runs the bench positions; `report` is called per position with (index, fen, nodes, best).
 pub fn bench(
     search: &str,
+    eval: &str,
     depth: u32,
     hash_mb: u32,
     mut report: impl FnMut(usize, &str, u64, String),
 ) -> Result<BenchTotals, EngineError> {
     let hash = hash_mb.to_string();
-    let mut engine =
-        Engine::with_options(&[("Threads", "1"), ("Hash", &hash), ("Search", search)])?;
+    let mut engine = Engine::with_options(&[
+        ("Threads", "1"),
+        ("Hash", &hash),
+        ("Search", search),
+        ("Eval", eval),
+    ])?;
     let mut totals = BenchTotals {
         nodes: 0,
         leaves: 0,
@@ -103,13 +108,13 @@ mod tests {
             assert!(!pos.legal_moves().is_empty(), "{fen}");
         }
         let mut per_position = 0;
-        let totals = bench("alphabeta", 1, 1, |_, _, nodes, best| {
+        let totals = bench("alphabeta", "material", 1, 1, |_, _, nodes, best| {
             per_position += nodes;
             assert_ne!(best, "(none)");
         })
         .unwrap();
         assert_eq!(totals.nodes, per_position);
         assert!(totals.leaves > 0);
-        assert!(bench("nonsense", 1, 1, |_, _, _, _| {}).is_err());
+        assert!(bench("nonsense", "material", 1, 1, |_, _, _, _| {}).is_err());
     }
 }

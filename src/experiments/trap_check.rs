@@ -5,6 +5,7 @@
 //! that move with `searchmoves`), so one sees whether the backend rates the trap nearly as
 //! high.
 
+use crate::board::eval::RESEARCH_EVAL;
 use serde::Serialize;
 
 use super::trees::ExperimentError;
@@ -78,7 +79,9 @@ pub fn check_backends(
     }
     let mut engines: Vec<(String, Engine)> = backends
         .iter()
-        .map(|b| Engine::with_options(&[("Search", b)]).map(|e| (b.clone(), e)))
+        .map(|b| {
+            Engine::with_options(&[("Search", b), ("Eval", RESEARCH_EVAL)]).map(|e| (b.clone(), e))
+        })
         .collect::<Result<_, _>>()?;
     let mut report = CheckReport::default();
     let mut fell = vec![0usize; engines.len()];

@@ -3,6 +3,7 @@
 //! otherwise the `pvs` move at a fixed depth), the positions at chosen plies analysed for
 //! traps, and the share of positions at risk at each level per ply.
 
+use crate::board::eval::RESEARCH_EVAL;
 use std::fmt::Write as _;
 
 use super::plot::{Series, bar_chart};
@@ -78,12 +79,12 @@ pub fn generate(
     mut on_game: impl FnMut(),
 ) -> Result<Vec<Sample>, EngineError> {
     // Checked once here, so that the workers' engines cannot fail.
-    Engine::with_options(&[("Search", "pvs"), ("Hash", "16")])?;
+    Engine::with_options(&[("Search", "pvs"), ("Hash", "16"), ("Eval", RESEARCH_EVAL)])?;
     let mut samples = Vec::new();
     crate::pool::run(
         spec.games,
         spec.threads,
-        || Engine::with_options(&[("Search", "pvs"), ("Hash", "16")]).ok(),
+        || Engine::with_options(&[("Search", "pvs"), ("Hash", "16"), ("Eval", RESEARCH_EVAL)]).ok(),
         |engine, i| {
             engine
                 .as_mut()

@@ -6,6 +6,7 @@
 //! - chess: nodes, leaf evaluations and time of the chess backends to a fixed depth on
 //!   the bench positions.
 
+use crate::board::eval::RESEARCH_EVAL;
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -286,7 +287,7 @@ pub fn chess(
     mut on_backend: impl FnMut(&str, &BenchTotals),
 ) -> Result<(), ExperimentError> {
     for &name in backends {
-        let totals = bench(name, depth, hash_mb, |_, _, _, _| {})?;
+        let totals = bench(name, RESEARCH_EVAL, depth, hash_mb, |_, _, _, _| {})?;
         on_backend(name, &totals);
     }
     Ok(())

@@ -5,6 +5,12 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Position as _, Role};
 
+pub mod classical;
+pub mod features;
+mod weights;
+
+pub use classical::Classical;
+
 /// Scores a position in centipawns for the side to move.
 pub trait Evaluator: Send + Sync {
     fn evaluate(&self, pos: &Chess) -> i32;
@@ -54,11 +60,21 @@ pub struct EvaluatorInfo {
 }
 
 /// Every evaluator the `Eval` option offers, the default first.
-pub const EVALUATORS: &[EvaluatorInfo] = &[EvaluatorInfo {
-    name: "material",
-    description: "material only: P=100 N=320 B=330 R=500 Q=900",
-    make: || Arc::new(Material),
-}];
+pub const EVALUATORS: &[EvaluatorInfo] = &[
+    EvaluatorInfo {
+        name: "classical",
+        description: "tapered classical evaluation with Texel-tuned weights (for play)",
+        make: || Arc::new(Classical),
+    },
+    EvaluatorInfo {
+        name: "material",
+        description: "material only: P=100 N=320 B=330 R=500 Q=900 (the research baseline)",
+        make: || Arc::new(Material),
+    },
+];
+
+/// The research baseline's name: the experiments that reproduce papers use it.
+pub const RESEARCH_EVAL: &str = "material";
 
 /// Looks an evaluator up by name (case-insensitive).
 pub fn find_evaluator(name: &str) -> Option<&'static EvaluatorInfo> {

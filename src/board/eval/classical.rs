@@ -1,0 +1,485 @@
+//! `Eval=classical`: a hand-structured evaluator with tuned weights. Every term is a count
+//! of something on the board, multiplied by a (middlegame, endgame) weight pair; the two
+//! sums are blended by the game phase, the endgame part scaled down in drawish endings.
+//!
+//! The walk over the board is written once, against a [`Sink`]: the engine's sink sums
+//! weights as it goes, the tuner's records the counts. So the evaluation the tuner fits is
+//! the one the engine plays with, term for term.
+
+use shakmaty::{Bitboard, Board, Chess, Color, Piece, Position as _, Role, Square, attacks};
+
+use super::Evaluator;
+use super::features as f;
+use super::weights::WEIGHTS;
+
+/// Receives each feature's count, white's minus black's.
+pub trait Sink {
+    fn add(&mut self, feature: usize, n: i32);
+}
+
+/// The phase of a position with all pieces on the board; 0 is a pawn ending.
+pub const PHASE_MAX: i32 = 24;
+/// The endgame scale of a normal ending; 0 is a dead draw.
+pub const SCALE_MAX: i32 = 128;
+
+/// The built-in (middlegame, endgame) weight of a feature.
+pub fn weight(feature: usize) -> [i16; 2] {
+    WEIGHTS[feature]
+}
+
+/// The tuned classical evaluator.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Classical;
+
+/// The engine's sink: weights summed as the walk goes.
+#[derive(Default)]
+struct Sum {
+    mg: i32,
+    eg: i32,
+}
+
+impl Sink for Sum {
+    #[inline(always)]
+    fn add(&mut self, feature: usize, n: i32) {
+        let [mg, eg] = WEIGHTS[feature];
+        self.mg += i32::from(mg) * n;
+        self.eg += i32::from(eg) * n;
+    }
+}
+
+impl Evaluator for Classical {
+    fn evaluate(&self, pos: &Chess) -> i32 {
+        let mut sum = Sum::default();
+        walk(pos, &mut sum);
+        let board = pos.board();
+        let white = taper(sum.mg, sum.eg, phase(board), scale(board, sum.eg >= 0));
+        if pos.turn() == Color::White {
+            white
+        } else {
+            -white
+        }
+    }
+}
+
+/// Blends the middlegame and endgame sums by phase; the endgame sum is scaled first.
+#[inline]
+pub fn taper(mg: i32, eg: i32, phase: i32, scale: i32) -> i32 {
+    (mg * phase + eg * scale / SCALE_MAX * (PHASE_MAX - phase)) / PHASE_MAX
+}
+
+/// Game phase from the pieces left: minor 1, rook 2, queen 4, at most [`PHASE_MAX`].
+#[inline]
+pub fn phase(board: &Board) -> i32 {
+    let minors = (board.knights() | board.bishops()).count() as i32;
+    let rooks = board.rooks().count() as i32;
+    let queens = board.queens().count() as i32;
+    (minors + 2 * rooks + 4 * queens).min(PHASE_MAX)
+}
+
+/// How much of the endgame score a side ahead can hope to convert: none with a lone minor
+/// and no pawns, little with no pawns and at most a minor more, half with bishops of
+/// opposite colours and pawns only.
+pub fn scale(board: &Board, white_ahead: bool) -> i32 {
+    let strong = if white_ahead {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let units = |c: Color| {
+        let us = board.by_color(c);
+        3 * (us & (board.knights() | board.bishops())).count() as i32
+            + 5 * (us & board.rooks()).count() as i32
+            + 9 * (us & board.queens()).count() as i32
+    };
+    if (board.pawns() & board.by_color(strong)).is_empty() {
+        if units(strong) <= 3 {
+            return 0;
+        }
+        if units(strong) - units(!strong) <= 3 {
+            return SCALE_MAX / 4;
+        }
+    }
+    let bishops = board.bishops();
+    let only_bishops = (board.knights() | board.rooks() | board.queens()).is_empty();
+    let (wb, bb) = (bishops & board.white(), bishops & board.black());
+    if only_bishops
+        && wb.count() == 1
+        && bb.count() == 1
+        && (wb & Bitboard::DARK_SQUARES).is_empty() != (bb & Bitboard::DARK_SQUARES).is_empty()
+    {
+        return SCALE_MAX / 2;
+    }
+    SCALE_MAX
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+#[inline]
+fn file_mask(file: u32) -> u64 {
+    FILE_A << file
+}
+
+#[inline]
+fn adjacent_files(file: u32) -> u64 {
+    let mut m = 0;
+    if file > 0 {
+        m |= file_mask(file - 1);
+    }
+    if file < 7 {
+        m |= file_mask(file + 1);
+    }
+    m
+}
+
+/// Ranks strictly ahead of `rank` for `color`.
+#[inline]
+fn ahead(color: Color, rank: u32) -> u64 {
+    match color {
+        Color::White if rank >= 7 => 0,
+        Color::White => !0u64 << (8 * (rank + 1)),
+        Color::Black => (1u64 << (8 * rank)) - 1,
+    }
+}
+
+#[inline]
+fn pawn_attack_span(color: Color, pawns: u64) -> u64 {
+    match color {
+        Color::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
+        Color::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),
+    }
+}
+
+#[inline]
+fn relative_rank(color: Color, sq: Square) -> u32 {
+    match color {
+        Color::White => sq.rank() as u32,
+        Color::Black => 7 - sq.rank() as u32,
+    }
+}
+
+#[inline]
+fn relative_square(color: Color, sq: Square) -> usize {
+    match color {
+        Color::White => sq as usize,
+        Color::Black => sq.flip_vertical() as usize,
+    }
+}
+
+/// What one side attacks, by kind of attacker.
+#[derive(Default, Clone, Copy)]
+struct Attacks {
+    pawns: u64,
+    minors: u64,
+    rooks: u64,
+    all: u64,
+}
+
+/// Walks the position, handing every feature's count to `sink`.
+pub fn walk<S: Sink>(pos: &Chess, sink: &mut S) {
+    let board = pos.board();
+    let pawn_attacks = [Color::White, Color::Black]
+        .map(|c| pawn_attack_span(c, (board.pawns() & board.by_color(c)).0));
+    let attacks = [Color::White, Color::Black].map(|c| {
+        let them = (!c) as usize;
+        pieces(board, c, pawn_attacks[c as usize], pawn_attacks[them], sink)
+    });
+    for c in [Color::White, Color::Black] {
+        let sign = sign(c);
+        pawns(board, c, pawn_attacks[(!c) as usize], sink);
+        king_shelter(board, c, sink);
+        threats(
+            board,
+            c,
+            &attacks[c as usize],
+            &attacks[(!c) as usize],
+            sign,
+            sink,
+        );
+    }
+    sink.add(f::TEMPO, sign(pos.turn()));
+}
+
+#[inline]
+fn sign(c: Color) -> i32 {
+    if c == Color::White { 1 } else { -1 }
+}
+
+/// Material, piece-square, mobility, rooks' files, the bishop pair and attacks on the
+/// enemy king; returns the side's attacks.
+fn pieces<S: Sink>(
+    board: &Board,
+    c: Color,
+    own_pawn_attacks: u64,
+    their_pawn_attacks: u64,
+    sink: &mut S,
+) -> Attacks {
+    let s = sign(c);
+    let us = board.by_color(c);
+    let occupied = board.occupied();
+    let own_pawns = (board.pawns() & us).0;
+    let all_pawns = board.pawns().0;
+    let mobility_area = !((board.pawns() | board.kings()) & us).0 & !their_pawn_attacks;
+    let zone = board.king_of(!c).map_or(0, |k| {
+        (attacks::king_attacks(k) | Bitboard::from_square(k)).0
+    });
+    let mut att = Attacks {
+        pawns: own_pawn_attacks,
+        all: own_pawn_attacks,
+        ..Attacks::default()
+    };
+    let mut attackers = 0;
+    for role in Role::ALL {
+        let set = board.by_piece(Piece { color: c, role });
+        let index = role as usize - 1;
+        if role != Role::King {
+            sink.add(f::MATERIAL + index, s * set.count() as i32);
+        }
+        for sq in set {
+            sink.add(f::PST + index * 64 + relative_square(c, sq), s);
+            let a = match role {
+                Role::Pawn => continue,
+                Role::Knight => attacks::knight_attacks(sq),
+                Role::Bishop => attacks::bishop_attacks(sq, occupied),
+                Role::Rook => attacks::rook_attacks(sq, occupied),
+                Role::Queen => attacks::queen_attacks(sq, occupied),
+                Role::King => attacks::king_attacks(sq),
+            }
+            .0;
+            att.all |= a;
+            let mobility = (a & mobility_area).count_ones() as usize;
+            let (block, kind) = match role {
+                Role::Knight => (f::MOBILITY_KNIGHT + mobility.min(8), 0),
+                Role::Bishop => (f::MOBILITY_BISHOP + mobility.min(13), 1),
+                Role::Rook => (f::MOBILITY_ROOK + mobility.min(14), 2),
+                Role::Queen => (f::MOBILITY_QUEEN + mobility.min(27), 3),
+                _ => continue,
+            };
+            sink.add(block, s);
+            match role {
+                Role::Knight | Role::Bishop => att.minors |= a,
+                Role::Rook => {
+                    att.rooks |= a;
+                    let file = file_mask(sq.file() as u32);
+                    if all_pawns & file == 0 {
+                        sink.add(f::ROOK_OPEN, s);
+                    } else if own_pawns & file == 0 {
+                        sink.add(f::ROOK_HALF_OPEN, s);
+                    }
+                }
+                _ => {}
+            }
+            let on_zone = (a & zone).count_ones() as i32;
+            if on_zone > 0 {
+                sink.add(f::KING_ATTACKS + kind, s * on_zone);
+                attackers += 1;
+            }
+        }
+    }
+    sink.add(f::KING_ATTACKERS + attackers.min(7), s);
+    if (board.bishops() & us).count() >= 2 {
+        sink.add(f::BISHOP_PAIR, s);
+    }
+    att
+}
+
+/// Passed, isolated, doubled, backward and connected pawns.
+fn pawns<S: Sink>(board: &Board, c: Color, their_pawn_attacks: u64, sink: &mut S) {
+    let s = sign(c);
+    let own = (board.pawns() & board.by_color(c)).0;
+    let theirs = (board.pawns() & board.by_color(!c)).0;
+    let occupied = board.occupied().0;
+    for sq in Bitboard(own) {
+        let file = sq.file() as u32;
+        let rank = sq.rank() as u32;
+        let rel = relative_rank(c, sq) as usize;
+        let front = ahead(c, rank);
+        let same = file_mask(file);
+        let beside = adjacent_files(file);
+        if own & same & front != 0 {
+            sink.add(f::DOUBLED, s);
+        }
+        if own & beside == 0 {
+            sink.add(f::ISOLATED, s);
+        } else {
+            let rank_mask = 0xffu64 << (8 * rank);
+            let defended = attacks::pawn_attacks(!c, sq).0 & own != 0;
+            if defended || own & beside & rank_mask != 0 {
+                sink.add(f::CONNECTED + rel, s);
+            }
+            let stop = if c == Color::White {
+                sq as u32 + 8
+            } else {
+                (sq as u32).wrapping_sub(8)
+            };
+            if own & beside & !front == 0 && stop < 64 && their_pawn_attacks & (1u64 << stop) != 0 {
+                sink.add(f::BACKWARD, s);
+            }
+        }
+        if theirs & (same | beside) & front == 0 {
+            sink.add(f::PASSED + rel, s);
+            if occupied & same & front == 0 {
+                sink.add(f::PASSED_FREE + rel, s);
+            }
+            let stop = if c == Color::White {
+                sq.offset(8)
+            } else {
+                sq.offset(-8)
+            };
+            if let Some(stop) = stop {
+                let distance = |k: Option<Square>| k.map_or(0, |k| k.distance(stop) as i32);
+                sink.add(f::PASSED_OWN_KING + rel, s * distance(board.king_of(c)));
+                sink.add(f::PASSED_THEIR_KING + rel, s * distance(board.king_of(!c)));
+            }
+        }
+    }
+}
+
+/// The pawns in front of the king on its file and the two beside it: its own (shield),
+/// the enemy's (storm), and files without them.
+fn king_shelter<S: Sink>(board: &Board, c: Color, sink: &mut S) {
+    let s = sign(c);
+    let Some(king) = board.king_of(c) else {
+        return;
+    };
+    let own = (board.pawns() & board.by_color(c)).0;
+    let theirs = (board.pawns() & board.by_color(!c)).0;
+    let king_rank = relative_rank(c, king);
+    let front = ahead(c, king.rank() as u32);
+    let kf = king.file() as u32;
+    for file in kf.saturating_sub(1)..=(kf + 1).min(7) {
+        let mask = file_mask(file);
+        let nearest = |pawns: u64| {
+            Bitboard(pawns & mask & front)
+                .into_iter()
+                .map(|p| relative_rank(c, p) - king_rank)
+                .min()
+        };
+        let shield = match nearest(own) {
+            Some(1) => 0,
+            Some(2) => 1,
+            _ => 2,
+        };
+        sink.add(f::SHIELD + shield, s);
+        let storm = nearest(theirs).map_or(0, |d| d.min(7) as usize);
+        sink.add(f::STORM + storm, s);
+        if own & mask == 0 {
+            if theirs & mask == 0 {
+                sink.add(f::KING_OPEN_FILE, s);
+            } else {
+                sink.add(f::KING_HALF_OPEN_FILE, s);
+            }
+        }
+    }
+}
+
+/// The side's pieces attacked by enemy pawns, minors and rooks, by role; and hanging
+/// pieces (attacked, not defended).
+fn threats<S: Sink>(
+    board: &Board,
+    c: Color,
+    ours: &Attacks,
+    theirs: &Attacks,
+    s: i32,
+    sink: &mut S,
+) {
+    let us = board.by_color(c);
+    for role in Role::ALL {
+        let set = (board.by_role(role) & us).0;
+        let index = role as usize - 1;
+        let by = [
+            (f::THREAT_BY_PAWN, theirs.pawns),
+            (f::THREAT_BY_MINOR, theirs.minors),
+            (f::THREAT_BY_ROOK, theirs.rooks),
+        ];
+        for (block, map) in by {
+            let n = (set & map).count_ones() as i32;
+            if n > 0 {
+                sink.add(block + index, s * n);
+            }
+        }
+    }
+    let pieces = (us & !board.pawns() & !board.kings()).0;
+    let hanging = (pieces & theirs.all & !ours.all).count_ones() as i32;
+    if hanging > 0 {
+        sink.add(f::HANGING, s * hanging);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use shakmaty::{CastlingMode, EnPassantMode, fen::Fen};
+
+    fn mirrored(pos: &Chess) -> Chess {
+        let mut setup = pos.to_setup(EnPassantMode::Legal);
+        setup.mirror();
+        setup.position(CastlingMode::Standard).unwrap()
+    }
+
+    /// The WAC positions and positions a few random moves on from each.
+    fn positions() -> Vec<Chess> {
+        let mut walk = 7usize;
+        let mut out = Vec::new();
+        for line in include_str!("../../../tests/data/wac.epd").lines() {
+            let fen: String = line
+                .split_whitespace()
+                .take(4)
+                .collect::<Vec<_>>()
+                .join(" ");
+            let Ok(fen) = fen.parse::<Fen>() else {
+                continue;
+            };
+            let Ok(mut pos) = fen.into_position::<Chess>(CastlingMode::Standard) else {
+                continue;
+            };
+            out.push(pos.clone());
+            for _ in 0..6 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                walk = walk.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let m = moves[(walk >> 33) % moves.len()];
+                pos.play_unchecked(m);
+            }
+            out.push(pos);
+        }
+        out
+    }
+
+    #[test]
+    fn a_position_and_its_colour_flipped_mirror_score_the_same() {
+        let all = positions();
+        assert!(all.len() >= 500, "{} positions", all.len());
+        for pos in &all {
+            let m = mirrored(pos);
+            assert_eq!(
+                Classical.evaluate(pos),
+                Classical.evaluate(&m),
+                "{}",
+                Fen::from_position(pos, EnPassantMode::Legal)
+            );
+        }
+    }
+
+    #[test]
+    fn the_start_is_level_and_an_extra_queen_wins() {
+        let start = Classical.evaluate(Position::startpos().chess());
+        assert!(start.abs() < 60, "{start}");
+        let fen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let up = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        assert!(Classical.evaluate(up.chess()) > 600);
+    }
+
+    #[test]
+    fn a_lone_minor_cannot_win() {
+        let fen = "8/8/4k3/8/8/3KB3/8/8 w - - 0 1";
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        assert_eq!(scale(pos.chess().board(), true), 0);
+        let ocb = "8/5b2/4k1p1/8/8/3KB1P1/8/8 w - - 0 1";
+        let pos = Position::from_fen(ocb, CastlingMode::Standard).unwrap();
+        assert_eq!(scale(pos.chess().board(), true), SCALE_MAX / 2);
+    }
+}
