@@ -2,11 +2,13 @@
 //! are the tools. Each module here parses its arguments, calls the library, and prints.
 
 pub mod bench;
+pub mod datagen;
 pub mod epd;
 pub mod matches;
 pub mod perft;
 pub mod traps;
 pub mod trees;
+pub mod tune;
 pub mod uct_trace;
 
 use std::fmt::Display;
@@ -43,6 +45,10 @@ enum Tool {
     UctTrace(uct_trace::TraceArgs),
     /// Engine-vs-engine games: match, round robin or gauntlet, with PGN and statistics.
     Match(matches::MatchArgs),
+    /// Self-play games at fixed nodes, written as training positions for `tune`.
+    Datagen(datagen::DatagenArgs),
+    /// Texel tuning of the classical evaluator's weights on `datagen` positions.
+    Tune(tune::TuneArgs),
 }
 
 /// Entry point of the binary.
@@ -60,6 +66,8 @@ pub fn main() -> ExitCode {
         Some(Tool::Trees(args)) => trees::run(&args),
         Some(Tool::UctTrace(args)) => uct_trace::run(&args),
         Some(Tool::Match(args)) => matches::run(&args),
+        Some(Tool::Datagen(args)) => datagen::run(&args),
+        Some(Tool::Tune(args)) => tune::run(&args),
     }
 }
 

@@ -5,11 +5,13 @@
 
 pub mod bench;
 pub mod critical;
+pub mod datagen;
 pub mod plot;
 pub mod solve;
 pub mod trap_check;
 pub mod trap_generate;
 pub mod trees;
+pub mod tune;
 pub mod uct_trace;
 
 pub use trees::ExperimentError;
