@@ -7,24 +7,38 @@
 
 use searchlight::experiments::bench::bench;
 
-fn total_nodes(search: &str, depth: u32) -> u64 {
-    bench(search, depth, 16, |_, _, _, _| {})
+fn total_nodes(search: &str, eval: &str, depth: u32) -> u64 {
+    bench(search, eval, depth, 16, |_, _, _, _| {})
         .expect("bench runs")
         .nodes
 }
 
 #[test]
 fn pvs_signature_is_stable() {
-    let first = total_nodes("pvs", 7);
-    assert_eq!(first, total_nodes("pvs", 7), "bench is not deterministic");
-    assert_eq!(first, 105_065, "pvs search behaviour changed");
+    let first = total_nodes("pvs", "material", 7);
+    assert_eq!(
+        first,
+        total_nodes("pvs", "material", 7),
+        "bench is not deterministic"
+    );
+    assert_eq!(first, 173_745, "pvs search behaviour changed");
 }
 
 #[test]
 fn alphabeta_signature_is_stable() {
     assert_eq!(
-        total_nodes("alphabeta", 3),
+        total_nodes("alphabeta", "material", 3),
         4_024_170,
         "alphabeta search behaviour changed"
+    );
+}
+
+/// The classical evaluator's weights take part in the signature: a re-tune changes it.
+#[test]
+fn classical_signature_is_stable() {
+    assert_eq!(
+        total_nodes("pvs", "classical", 6),
+        126_363,
+        "pvs or the classical weights changed"
     );
 }

@@ -96,7 +96,6 @@ pub struct MovePicker {
     tt_move: PackedMove,
     ply: usize,
     scored: bool,
-    skip_quiets: bool,
 }
 
 impl MovePicker {
@@ -109,7 +108,6 @@ impl MovePicker {
             tt_move,
             ply,
             scored: false,
-            skip_quiets: false,
         }
     }
 
@@ -121,11 +119,6 @@ impl MovePicker {
         }
         picker.scored = true;
         picker
-    }
-
-    /// From now on only tactical moves are handed out (the caller prunes all quiet ones).
-    pub fn skip_quiets(&mut self) {
-        self.skip_quiets = true;
     }
 
     /// The next move in order, or `None` when all are out.
@@ -145,24 +138,11 @@ impl MovePicker {
         if !self.scored {
             self.score(pos, heuristics);
         }
-        if self.skip_quiets {
-            // Quiet moves score between the bad captures and the killers: drop them all.
-            for i in self.next..n {
-                if !is_tactical(self.moves[i]) {
-                    self.scores[i] = i32::MIN;
-                }
-            }
-            self.skip_quiets = false;
-        }
         let mut best = self.next;
         for i in self.next + 1..n {
             if self.scores[i] > self.scores[best] {
                 best = i;
             }
-        }
-        if self.scores[best] == i32::MIN {
-            self.next = n;
-            return None;
         }
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);

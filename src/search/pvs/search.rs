@@ -285,8 +285,11 @@ impl<'a> Worker<'a> {
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
-        // Step 3. Static pruning away from the principal variation.
+        // Step 3. Static pruning away from the principal variation, and never in reply to
+        // a root move: a sacrifice there (a quiet queen offer that mates) would be judged
+        // by the material it gives before the threat it makes is seen.
         if !pv_node
+            && ply > 1
             && !in_check
             && !is_mate(beta)
             && let Some(v) = self.prune_statically(pos, depth, beta, ply, static_eval)
@@ -421,8 +424,8 @@ impl<'a> Worker<'a> {
             if !root && best > -MATE_BOUND && !gives_check {
                 if quiet {
                     quiets_seen += 1;
+                    // Not `skip_quiets`: the moves after may give check (a quiet mate).
                     if depth <= LMP_DEPTH && quiets_seen > quiet_limit {
-                        picker.skip_quiets();
                         continue;
                     }
                     if depth <= FUTILITY_DEPTH
