@@ -74,6 +74,11 @@ impl Declared<i64> {
         max: i64,
         help: &'static str,
     ) -> Self {
+        // GUIs such as Cute Chess read spin bounds as 32-bit integers; a wider bound would
+        // reach them as garbage, so it does not compile.
+        assert!(
+            min >= i32::MIN as i64 && max <= i32::MAX as i64 && min <= default && default <= max
+        );
         Self::with(name, OptionKind::Spin { default, min, max }, help)
     }
 }

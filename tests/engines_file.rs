@@ -59,3 +59,19 @@ fn every_entry_is_in_cute_chess_format() {
         }
     }
 }
+
+/// Cute Chess reads spin bounds as 32-bit integers: a wider one reaches it as 0.
+#[test]
+fn every_spin_fits_in_32_bits() {
+    use searchlight::options::OptionKind;
+    let fits = |v: i64| i32::try_from(v).is_ok();
+    for decl in searchlight::engine::option_declarations() {
+        if let OptionKind::Spin { default, min, max } = decl.kind {
+            assert!(
+                fits(default) && fits(min) && fits(max),
+                "{}: {min}..{max}",
+                decl.name
+            );
+        }
+    }
+}

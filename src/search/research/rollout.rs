@@ -255,7 +255,7 @@ pub static ROLLOUT_SEED: Declared<i64> = Declared::spin(
     "RolloutSeed",
     1,
     0,
-    i64::MAX,
+    i32::MAX as i64,
     "`rollout-random`: seed of the random selection policy",
 );
 
