@@ -104,24 +104,28 @@ fn unknown_option_and_bad_values_are_rejected() {
     );
 }
 
+/// The GUI waits for a `bestmove` after every `go`: a malformed one is answered with the
+/// error and then searched with what could be read (a short default if nothing could).
 #[test]
-fn malformed_go_is_rejected_without_a_search() {
+fn malformed_go_reports_the_error_and_still_answers_bestmove() {
     let mut e = engine_with_one_move_position();
     for (line, needle) in [
         ("go depth abc", "invalid value 'abc' for 'depth'"),
         ("go movetime", "missing value for 'movetime'"),
         ("go wtime 1000 sideways", "unknown token 'sideways'"),
         ("go searchmoves e2e4", "illegal move 'e2e4'"),
+        ("go depth 2 nodes -3", "invalid value '-3' for 'nodes'"),
     ] {
         e.send(line);
-        let lines = e.lines_within(Duration::from_millis(300));
-        assert!(
-            !lines.iter().any(|l| l.starts_with("bestmove")),
-            "{line}: {lines:?}"
-        );
+        let lines = e.expect_within("bestmove", Duration::from_secs(5));
         let errs = errors(&lines);
         assert_eq!(errs.len(), 1, "{line}: {lines:?}");
         assert!(errs[0].contains(needle), "{line}: {errs:?}");
+        let best = lines.last().unwrap();
+        assert!(
+            best.starts_with(&format!("bestmove {ONE_MOVE_BEST}")),
+            "{line}: {lines:?}"
+        );
     }
     still_holds_one_move_position(&mut e);
 }

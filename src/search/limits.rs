@@ -37,6 +37,19 @@ impl Limits {
         }
     }
 
+    /// Nothing would end the search but `stop`: no limit, no clock, not asked to run until
+    /// `stop` either (which a GUI that says `infinite` or `ponder` will send).
+    pub fn is_unbounded(&self) -> bool {
+        self.depth.is_none()
+            && self.nodes.is_none()
+            && self.movetime.is_none()
+            && self.mate.is_none()
+            && self.wtime.is_none()
+            && self.btime.is_none()
+            && !self.infinite
+            && !self.ponder
+    }
+
     /// Only a fixed time per move.
     pub fn movetime(ms: u64) -> Self {
         Limits {

@@ -16,10 +16,13 @@ pub enum Start {
 }
 
 /// A parsed `go`: the limits, and `searchmoves` as text (legality depends on the position).
+/// A `go` is never rejected as a whole — the GUI waits for its `bestmove` — so what could
+/// not be read is kept in `errors` and the rest is searched.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Go {
     pub limits: Limits,
     pub searchmoves: Vec<String>,
+    pub errors: Vec<UciError>,
 }
 
 /// One line of GUI input.
@@ -106,7 +109,7 @@ pub fn parse(line: &str) -> Result<Command, UciError> {
         },
         "setoption" => parse_setoption(args)?,
         "position" => parse_position(args)?,
-        "go" => Command::Go(parse_go(args)?),
+        "go" => Command::Go(parse_go(args)),
         _ => Command::Unknown(line.trim().chars().take(80).collect()),
     })
 }
@@ -162,45 +165,55 @@ fn parse_position(args: &[&str]) -> Result<Command, UciError> {
     Ok(Command::Position { start, moves })
 }
 
-/// `go` with any combination of limits.
-fn parse_go(args: &[&str]) -> Result<Go, UciError> {
+/// `go` with any combination of limits; a token that cannot be read is recorded and skipped
+/// (with its value, if it takes one).
+fn parse_go(args: &[&str]) -> Go {
     let mut go = Go::default();
     let mut i = 0;
     while i < args.len() {
         let token = args[i];
         i += 1;
-        let limits = &mut go.limits;
-        match token {
-            "infinite" => limits.infinite = true,
-            "ponder" => limits.ponder = true,
-            "searchmoves" => {
-                let end = args[i..]
-                    .iter()
-                    .position(|t| GO_TOKENS.contains(t))
-                    .map_or(args.len(), |p| i + p);
-                go.searchmoves = args[i..end].iter().map(|m| m.to_string()).collect();
-                i = end;
-            }
-            "wtime" => limits.wtime = Some(millis(args.get(i), "wtime")?),
-            "btime" => limits.btime = Some(millis(args.get(i), "btime")?),
-            "winc" => limits.winc = Some(millis(args.get(i), "winc")?),
-            "binc" => limits.binc = Some(millis(args.get(i), "binc")?),
-            "movetime" => limits.movetime = Some(millis(args.get(i), "movetime")?),
-            "movestogo" => {
-                let n: u32 = number(args.get(i), "movestogo")?;
-                // 0 would mean "this move ends the period": treat as sudden death.
-                limits.movestogo = (n > 0).then_some(n);
-            }
-            "depth" => limits.depth = Some(number::<u32>(args.get(i), "depth")?.max(1)),
-            "nodes" => limits.nodes = Some(number::<u64>(args.get(i), "nodes")?.max(1)),
-            "mate" => limits.mate = Some(number::<u32>(args.get(i), "mate")?.max(1)),
-            other => return Err(UciError::UnknownGoToken(other.chars().take(40).collect())),
+        if let Err(e) = read_go_token(&mut go, token, args, &mut i) {
+            go.errors.push(e);
         }
         if VALUED_GO_TOKENS.contains(&token) {
             i += 1;
         }
     }
-    Ok(go)
+    go
+}
+
+/// Reads one token of `go` (and, for `searchmoves`, the moves after it).
+fn read_go_token(go: &mut Go, token: &str, args: &[&str], i: &mut usize) -> Result<(), UciError> {
+    let limits = &mut go.limits;
+    let value = args.get(*i);
+    match token {
+        "infinite" => limits.infinite = true,
+        "ponder" => limits.ponder = true,
+        "searchmoves" => {
+            let end = args[*i..]
+                .iter()
+                .position(|t| GO_TOKENS.contains(t))
+                .map_or(args.len(), |p| *i + p);
+            go.searchmoves = args[*i..end].iter().map(|m| m.to_string()).collect();
+            *i = end;
+        }
+        "wtime" => limits.wtime = Some(millis(value, "wtime")?),
+        "btime" => limits.btime = Some(millis(value, "btime")?),
+        "winc" => limits.winc = Some(millis(value, "winc")?),
+        "binc" => limits.binc = Some(millis(value, "binc")?),
+        "movetime" => limits.movetime = Some(millis(value, "movetime")?),
+        "movestogo" => {
+            let n: u32 = number(value, "movestogo")?;
+            // 0 would mean "this move ends the period": treat as sudden death.
+            limits.movestogo = (n > 0).then_some(n);
+        }
+        "depth" => limits.depth = Some(number::<u32>(value, "depth")?.max(1)),
+        "nodes" => limits.nodes = Some(number::<u64>(value, "nodes")?.max(1)),
+        "mate" => limits.mate = Some(number::<u32>(value, "mate")?.max(1)),
+        other => return Err(UciError::UnknownGoToken(other.chars().take(40).collect())),
+    }
+    Ok(())
 }
 
 const VALUED_GO_TOKENS: &[&str] = &[
@@ -322,21 +335,26 @@ mod tests {
 
     #[test]
     fn bad_go_values_are_errors() {
+        let errors = |line: &str| match parse(line) {
+            Ok(Command::Go(go)) => (go.limits, go.errors),
+            other => panic!("{line}: {other:?}"),
+        };
+        let (limits, e) = errors("go depth abc nodes 50");
         assert_eq!(
-            parse("go depth abc"),
-            Err(UciError::InvalidValue {
+            e,
+            vec![UciError::InvalidValue {
                 token: "depth",
                 value: "abc".into()
-            })
+            }]
         );
+        assert_eq!((limits.depth, limits.nodes), (None, Some(50)));
         assert_eq!(
-            parse("go movetime"),
-            Err(UciError::MissingValue("movetime"))
+            errors("go movetime").1,
+            vec![UciError::MissingValue("movetime")]
         );
-        assert_eq!(
-            parse("go sideways"),
-            Err(UciError::UnknownGoToken("sideways".into()))
-        );
+        let (limits, e) = errors("go sideways depth 3");
+        assert_eq!(e, vec![UciError::UnknownGoToken("sideways".into())]);
+        assert_eq!(limits.depth, Some(3));
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! thread. The input thread calls [`Session::handle`] for every line and is never blocked
 //! by a search: `stop`, `isready` and `quit` are answered while one runs.
 
+use std::time::Duration;
+
 use shakmaty::Move;
 
 use super::command::{Command, Go, Start, parse};
@@ -11,6 +13,9 @@ use crate::engine::Engine;
 use crate::search::SearchResult;
 use crate::value::Bound;
 use crate::{ENGINE_AUTHOR, ENGINE_NAME};
+
+/// How long a `go` searches when its errors left it without any limit.
+const FALLBACK_MOVETIME: Duration = Duration::from_millis(1000);
 
 /// Whether the input loop goes on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,17 +121,28 @@ impl Session {
         }
     }
 
+    /// Every `go` ends in a `bestmove`, the GUI waits for it: what could not be read is
+    /// reported and left out, and a `go` left without any limit by its errors searches for
+    /// [`FALLBACK_MOVETIME`] rather than forever.
     fn go(&mut self, go: Go) {
         let pos = self.game.position();
         let mut limits = go.limits;
+        let mut faulty = !go.errors.is_empty();
+        for e in &go.errors {
+            self.out.error(&format!("{e}; searching with the rest"));
+        }
         for text in &go.searchmoves {
             match pos.parse_uci(text) {
                 Ok(m) => limits.searchmoves.push(m),
                 Err(e) => {
-                    self.out.error(&format!("go searchmoves: {e}"));
-                    return;
+                    faulty = true;
+                    self.out
+                        .error(&format!("go searchmoves: {e}; move left out"));
                 }
             }
+        }
+        if faulty && limits.is_unbounded() {
+            limits.movetime = Some(FALLBACK_MOVETIME);
         }
         let out = self.out.clone();
         let sink = Box::new(self.out.clone());
