@@ -157,6 +157,11 @@ impl Engine {
         &self.options
     }
 
+    /// The evaluator `Eval` selects, and its name.
+    pub fn evaluator(&self) -> (&'static str, &dyn Evaluator) {
+        (self.options.get(&EVAL), self.eval.as_ref())
+    }
+
     /// The castling mode positions are read in.
     pub fn castling_mode(&self) -> CastlingMode {
         CastlingMode::from_chess960(self.options.get(&CHESS960))

@@ -279,3 +279,26 @@ fn every_backend_answers_stop_promptly() {
     eprintln!("stop latencies over all backends: {latencies:?}");
     e.send("quit");
 }
+
+/// The developer commands Stockfish has: `go perft`, `d`, `eval`.
+#[test]
+fn debug_commands_answer_perft_board_and_eval() {
+    let mut e = Engine::ready();
+    e.send("position startpos");
+    e.send("go perft 5");
+    let lines = e.expect("Nodes searched:");
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 4865609");
+    assert_eq!(lines.len(), 20 + 2, "{lines:?}");
+    e.send("position startpos moves e2e4");
+    e.send("d");
+    let lines = e.expect("Checkers:");
+    assert!(
+        lines.contains(
+            &"Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".to_string()
+        )
+    );
+    e.send("eval");
+    let lines = e.expect("Final evaluation:");
+    assert!(lines[0].starts_with("Eval=classical"), "{lines:?}");
+    e.sync();
+}

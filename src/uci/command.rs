@@ -44,6 +44,12 @@ pub enum Command {
     Stop,
     PonderHit,
     Quit,
+    /// `go perft N` (outside the protocol, as in Stockfish): move-path counts.
+    Perft(u32),
+    /// `d`: the board, its FEN, key and checkers.
+    Display,
+    /// `eval`: the evaluator's terms for the current position.
+    Eval,
     /// A blank line: nothing to do.
     Empty,
     /// No known command in the line; UCI says to ignore it.
@@ -82,6 +88,8 @@ const COMMANDS: &[&str] = &[
     "stop",
     "ponderhit",
     "quit",
+    "d",
+    "eval",
 ];
 
 /// Parses one input line. Leading unknown tokens are skipped, as the UCI specification
@@ -109,7 +117,12 @@ pub fn parse(line: &str) -> Result<Command, UciError> {
         },
         "setoption" => parse_setoption(args)?,
         "position" => parse_position(args)?,
+        "go" if args.first() == Some(&"perft") => {
+            Command::Perft(number::<u32>(args.get(1), "perft")?.max(1))
+        }
         "go" => Command::Go(parse_go(args)),
+        "d" => Command::Display,
+        "eval" => Command::Eval,
         _ => Command::Unknown(line.trim().chars().take(80).collect()),
     })
 }
@@ -355,6 +368,14 @@ mod tests {
         let (limits, e) = errors("go sideways depth 3");
         assert_eq!(e, vec![UciError::UnknownGoToken("sideways".into())]);
         assert_eq!(limits.depth, Some(3));
+    }
+
+    #[test]
+    fn debug_commands() {
+        assert_eq!(parse("go perft 5"), Ok(Command::Perft(5)));
+        assert_eq!(parse("go perft"), Err(UciError::MissingValue("perft")));
+        assert_eq!(parse("d"), Ok(Command::Display));
+        assert_eq!(parse("eval"), Ok(Command::Eval));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! in [`crate::matches::uci_client`].
 
 pub mod command;
+pub mod debug;
 pub mod input;
 pub mod output;
 pub mod session;

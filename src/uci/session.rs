@@ -7,6 +7,7 @@ use std::time::Duration;
 use shakmaty::Move;
 
 use super::command::{Command, Go, Start, parse};
+use super::debug;
 use super::output::{Output, format_bestmove, format_option, format_score};
 use crate::board::{Game, Position};
 use crate::engine::Engine;
@@ -91,9 +92,21 @@ impl Session {
                 return Flow::Quit;
             }
             Command::Empty => {}
+            Command::Perft(depth) => self.print(debug::perft(self.game.position(), depth)),
+            Command::Display => self.print(debug::display(self.game.position())),
+            Command::Eval => {
+                let (name, evaluator) = self.engine.evaluator();
+                self.print(debug::eval(self.game.position(), name, evaluator));
+            }
             Command::Unknown(text) => log::debug!("ignored unknown command: {text}"),
         }
         Flow::Continue
+    }
+
+    fn print(&self, lines: Vec<String>) {
+        for line in lines {
+            self.out.line(&line);
+        }
     }
 
     /// Stops any search and waits for its thread (which prints its `bestmove`).

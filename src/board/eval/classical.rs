@@ -8,9 +8,10 @@
 
 use shakmaty::{Bitboard, Board, Chess, Color, Piece, Position as _, Role, Square, attacks};
 
-use super::Evaluator;
 use super::features as f;
+use super::features::BLOCKS;
 use super::weights::WEIGHTS;
+use super::{Breakdown, Evaluator, Term};
 
 /// Receives each feature's count, white's minus black's.
 pub trait Sink {
@@ -57,6 +58,42 @@ impl Evaluator for Classical {
             white
         } else {
             -white
+        }
+    }
+
+    /// The same walk with the sums kept per block of features.
+    fn breakdown(&self, pos: &Chess) -> Breakdown {
+        struct PerBlock(Vec<Term>);
+        impl Sink for PerBlock {
+            fn add(&mut self, feature: usize, n: i32) {
+                let [mg, eg] = WEIGHTS[feature];
+                if let Some(t) = BLOCKS
+                    .iter()
+                    .position(|b| (b.start..b.start + b.len).contains(&feature))
+                    .and_then(|i| self.0.get_mut(i))
+                {
+                    t.mg += i32::from(mg) * n;
+                    t.eg += i32::from(eg) * n;
+                }
+            }
+        }
+        let terms = BLOCKS
+            .iter()
+            .map(|b| Term {
+                name: b.name,
+                mg: 0,
+                eg: 0,
+            })
+            .collect();
+        let mut per = PerBlock(terms);
+        walk(pos, &mut per);
+        let (mg, eg) = per.0.iter().fold((0, 0), |(m, e), t| (m + t.mg, e + t.eg));
+        let board = pos.board();
+        let (phase, scale) = (phase(board), scale(board, eg >= 0));
+        Breakdown {
+            terms: per.0,
+            taper: Some((phase, scale)),
+            white: taper(mg, eg, phase, scale),
         }
     }
 }
@@ -471,6 +508,16 @@ mod tests {
         let fen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
         let up = Position::from_fen(fen, CastlingMode::Standard).unwrap();
         assert!(Classical.evaluate(up.chess()) > 600);
+    }
+
+    #[test]
+    fn the_breakdown_adds_up_to_the_evaluation() {
+        for pos in positions().iter().take(100) {
+            let b = Classical.breakdown(pos);
+            let white = if pos.turn() == Color::White { 1 } else { -1 } * Classical.evaluate(pos);
+            assert_eq!(b.white, white);
+            assert_eq!(b.terms.len(), BLOCKS.len());
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Chess, Position as _, Role};
+use shakmaty::{Chess, Color, Position as _, Role};
 
 pub mod classical;
 pub mod features;
@@ -14,6 +14,42 @@ pub use classical::Classical;
 /// Scores a position in centipawns for the side to move.
 pub trait Evaluator: Send + Sync {
     fn evaluate(&self, pos: &Chess) -> i32;
+
+    /// The score taken apart, for people (the `eval` command). One term by default.
+    fn breakdown(&self, pos: &Chess) -> Breakdown {
+        let white = if pos.turn() == Color::White {
+            self.evaluate(pos)
+        } else {
+            -self.evaluate(pos)
+        };
+        Breakdown {
+            terms: vec![Term {
+                name: "total",
+                mg: white,
+                eg: white,
+            }],
+            taper: None,
+            white,
+        }
+    }
+}
+
+/// One part of an evaluation, middlegame and endgame, in centipawns from White's side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Term {
+    pub name: &'static str,
+    pub mg: i32,
+    pub eg: i32,
+}
+
+/// An evaluation taken apart: the terms, how they were blended (the game phase out of
+/// [`classical::PHASE_MAX`] and the endgame scale out of [`classical::SCALE_MAX`]) for a
+/// tapered evaluator, and the result from White's side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Breakdown {
+    pub terms: Vec<Term>,
+    pub taper: Option<(i32, i32)>,
+    pub white: i32,
 }
 
 /// Piece values in centipawns, indexed by `Role as usize - 1` (pawn .. king).
