@@ -15,8 +15,10 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use shakmaty::Color;
+
 use crate::board::exchange::is_tactical;
-use crate::board::{Game, Position};
+use crate::board::{Game, Position, Terminal};
 use crate::engine::{Engine, EngineError};
 use crate::search::Limits;
 use crate::search::info::Silent;
@@ -87,15 +89,15 @@ pub fn play(
         }
         let pos = game.position().clone();
         if let Some(end) = game.end() {
-            break if end == crate::board::Terminal::Checkmate {
-                white_loses_if(pos.turn().is_white())
-            } else {
-                0.5
+            break match (end, pos.turn()) {
+                (Terminal::Checkmate, Color::White) => "0",
+                (Terminal::Checkmate, Color::Black) => "1",
+                _ => "0.5",
             };
         }
         let ply = game.moves().len();
         if ply >= MAX_PLIES {
-            break 0.5;
+            break "0.5";
         }
         let found = engine.search(&game, &limits, &Silent);
         let best = found.best?;
@@ -118,19 +120,12 @@ pub fn play(
             0
         };
         if winning >= WIN_PLIES {
-            break if white > 0 { 1.0 } else { 0.0 };
+            break if white > 0 { "1" } else { "0" };
         }
         if level >= DRAW_PLIES {
-            break 0.5;
+            break "0.5";
         }
         game.push(best);
-    };
-    let result = if result > 0.75 {
-        "1"
-    } else if result < 0.25 {
-        "0"
-    } else {
-        "0.5"
     };
     let mut lines = String::new();
     for (fen, score) in &kept {
@@ -140,10 +135,6 @@ pub fn play(
         lines,
         positions: kept.len(),
     })
-}
-
-fn white_loses_if(white_to_move: bool) -> f64 {
-    if white_to_move { 0.0 } else { 1.0 }
 }
 
 /// A fresh engine for a data generation thread.

@@ -333,6 +333,7 @@ fn pawns<S: Sink>(board: &Board, c: Color, their_pawn_attacks: u64, sink: &mut S
         let front = ahead(c, rank);
         let same = file_mask(file);
         let beside = adjacent_files(file);
+        let stop = sq.offset(if c == Color::White { 8 } else { -8 });
         if own & same & front != 0 {
             sink.add(f::DOUBLED, s);
         }
@@ -344,12 +345,9 @@ fn pawns<S: Sink>(board: &Board, c: Color, their_pawn_attacks: u64, sink: &mut S
             if defended || own & beside & rank_mask != 0 {
                 sink.add(f::CONNECTED + rel, s);
             }
-            let stop = if c == Color::White {
-                sq as u32 + 8
-            } else {
-                (sq as u32).wrapping_sub(8)
-            };
-            if own & beside & !front == 0 && stop < 64 && their_pawn_attacks & (1u64 << stop) != 0 {
+            let stop_attacked =
+                stop.is_some_and(|st| their_pawn_attacks & (1u64 << st as u32) != 0);
+            if own & beside & !front == 0 && stop_attacked {
                 sink.add(f::BACKWARD, s);
             }
         }
@@ -358,11 +356,6 @@ fn pawns<S: Sink>(board: &Board, c: Color, their_pawn_attacks: u64, sink: &mut S
             if occupied & same & front == 0 {
                 sink.add(f::PASSED_FREE + rel, s);
             }
-            let stop = if c == Color::White {
-                sq.offset(8)
-            } else {
-                sq.offset(-8)
-            };
             if let Some(stop) = stop {
                 let distance = |k: Option<Square>| k.map_or(0, |k| k.distance(stop) as i32);
                 sink.add(f::PASSED_OWN_KING + rel, s * distance(board.king_of(c)));
