@@ -13,11 +13,12 @@ use shakmaty::CastlingMode;
 use thiserror::Error;
 
 use crate::board::eval::EVALUATORS;
+use crate::board::eval::WdlModel;
 use crate::board::{Evaluator, Game, find_evaluator, rules};
 use crate::options::{Declared, OptionDecl, OptionError, Options};
 use crate::search::registry::{self, BACKENDS, DEFAULT_BACKEND};
 use crate::search::{
-    Backend, ConfigError, HASH, InfoSink, Limits, SearchControl, SearchRequest, SearchResult,
+    Backend, ConfigError, HASH, Info, InfoSink, Limits, SearchControl, SearchRequest, SearchResult,
     THREADS,
 };
 
@@ -42,6 +43,11 @@ pub static CHESS960: Declared<bool> = Declared::check(
     false,
     "Chess960 castling (king-takes-rook notation)",
 );
+pub static SHOW_WDL: Declared<bool> = Declared::check(
+    "UCI_ShowWDL",
+    false,
+    "add wdl W D L (permille, side to move) to info lines, from the evaluator's fitted model",
+);
 /// The backend; its values are the registry's names.
 pub static SEARCH: LazyLock<Declared<&'static str>> = LazyLock::new(|| {
     Declared::combo(
@@ -61,13 +67,14 @@ pub static EVAL: LazyLock<Declared<&'static str>> = LazyLock::new(|| {
 /// Every option the engine announces: its own, then each backend's (a declaration shared by
 /// a family is announced once).
 pub fn option_declarations() -> Vec<OptionDecl> {
-    let own: [&OptionDecl; 8] = [
+    let own: [&OptionDecl; 9] = [
         &THREADS.decl,
         &HASH.decl,
         &CLEAR_HASH.decl,
         &PONDER.decl,
         &MOVE_OVERHEAD.decl,
         &CHESS960.decl,
+        &SHOW_WDL.decl,
         &SEARCH.decl,
         &EVAL.decl,
     ];
@@ -400,15 +407,44 @@ impl SearchJob {
                 ..SearchResult::default()
             };
         }
+        let with_wdl = self.options.get(&SHOW_WDL).then(|| WithWdl {
+            inner: sink,
+            model: find_evaluator(self.options.get(&EVAL)).map_or(EVALUATORS[0].wdl, |e| e.wdl),
+            board: shakmaty::Position::board(root.chess()).clone(),
+        });
         let req = SearchRequest {
             game,
             limits,
             control,
-            sink,
+            sink: with_wdl.as_ref().map_or(sink, |w| w as &dyn InfoSink),
             eval: self.eval.as_ref(),
             options: &self.options,
         };
         self.backend.search(&req)
+    }
+}
+
+/// Adds the win/draw/loss chances to every report (`UCI_ShowWDL`). The root's pieces set
+/// the phase: the reports are about the root.
+struct WithWdl<'a> {
+    inner: &'a dyn InfoSink,
+    model: WdlModel,
+    board: shakmaty::Board,
+}
+
+impl InfoSink for WithWdl<'_> {
+    fn info(&self, info: &Info) {
+        let mut info = info.clone();
+        info.wdl = Some(self.model.wdl(info.score, &self.board));
+        self.inner.info(&info);
+    }
+
+    fn message(&self, text: &str) {
+        self.inner.message(text);
+    }
+
+    fn current_move(&self, depth: u32, mv: &shakmaty::uci::UciMove, number: u32) {
+        self.inner.current_move(depth, mv, number);
     }
 }
 

@@ -8,7 +8,8 @@ use clap::Args;
 
 use super::{fail, read, write};
 use crate::board::eval::features;
-use crate::experiments::tune;
+use crate::board::find_evaluator;
+use crate::experiments::{tune, wdl};
 
 #[derive(Debug, Args)]
 pub struct TuneArgs {
@@ -29,6 +30,12 @@ pub struct TuneArgs {
     /// Threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
+    /// Fit the win/draw/loss model of `--eval` instead of the weights (printed, not written).
+    #[arg(long)]
+    wdl: bool,
+    /// The evaluator whose WDL model is fitted.
+    #[arg(long, default_value = "classical")]
+    eval: String,
 }
 
 pub fn run(args: &TuneArgs) -> ExitCode {
@@ -40,6 +47,9 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail("tune", e),
     };
+    if args.wdl {
+        return fit_wdl(args, &text, threads, started);
+    }
     let start = if args.from_scratch {
         features::initial()
     } else {
@@ -86,6 +96,40 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         args.epochs,
         started.elapsed().as_secs_f64(),
         args.out
+    );
+    ExitCode::SUCCESS
+}
+
+/// `tune --wdl`: the maximum-likelihood WDL model of one evaluator on the data.
+fn fit_wdl(args: &TuneArgs, text: &str, threads: usize, started: Instant) -> ExitCode {
+    let Some(info) = find_evaluator(&args.eval) else {
+        return fail("tune", format!("unknown evaluator '{}'", args.eval));
+    };
+    let eval = (info.make)();
+    let samples = match wdl::samples(text, eval.as_ref(), threads) {
+        Ok(s) if s.is_empty() => return fail("tune", format!("{}: no positions", args.data)),
+        Ok(s) => s,
+        Err(e) => return fail("tune", format!("{}: {e}", args.data)),
+    };
+    let counts = [1, 0, -1].map(|o| samples.iter().filter(|s| s.outcome == o).count());
+    let before = wdl::loss(&samples, &info.wdl);
+    let model = wdl::fit(&samples, &info.wdl, args.epochs, |step, loss| {
+        eprintln!("  step {step}: loss {loss:.6}");
+    });
+    let after = wdl::loss(&samples, &model);
+    println!(
+        "tune --wdl: Eval={}, {} positions (side to move won {}, drew {}, lost {}), \
+         log-loss {before:.6} -> {after:.6} in {:.1} s",
+        info.name,
+        samples.len(),
+        counts[0],
+        counts[1],
+        counts[2],
+        started.elapsed().as_secs_f64()
+    );
+    println!(
+        "WdlModel {{ a: [{:.1}, {:.1}], b: [{:.1}, {:.1}] }}",
+        model.a[0], model.a[1], model.b[0], model.b[1]
     );
     ExitCode::SUCCESS
 }

@@ -13,5 +13,6 @@ pub mod trap_generate;
 pub mod trees;
 pub mod tune;
 pub mod uct_trace;
+pub mod wdl;
 
 pub use trees::ExperimentError;

@@ -83,7 +83,7 @@ impl Sink for Counts {
 }
 
 /// Parses one data line: `<FEN> | <score> | <result>`.
-fn parse_line(line: &str) -> Result<(Position, f32), String> {
+pub(crate) fn parse_line(line: &str) -> Result<(Position, f32), String> {
     let fields: Vec<&str> = line.split('|').map(str::trim).collect();
     let [fen, score, result] = fields[..] else {
         return Err(format!(
@@ -155,7 +155,7 @@ pub fn load(text: &str, weights: &Weights, threads: usize) -> Result<Data, DataE
 }
 
 /// The end of the material quiescence search's principal variation.
-fn quiet_leaf(pos: &Chess) -> Chess {
+pub(crate) fn quiet_leaf(pos: &Chess) -> Chess {
     fn search(pos: &Chess, mut alpha: i32, beta: i32, depth: u32) -> (i32, Chess) {
         let stand = Material.evaluate(pos);
         if stand >= beta || depth == 0 || pos.is_check() {

@@ -58,6 +58,7 @@ where
         let control = req.control;
         req.sink.info(&Info {
             depth,
+            multipv: 1,
             seldepth: depth.max(iteration.pv.len() as u32),
             score: iteration.value,
             bound: Bound::Exact,
@@ -65,6 +66,7 @@ where
             time: control.elapsed(),
             hashfull: iteration.hashfull,
             pv: root.uci_line(&iteration.pv),
+            wdl: None,
         });
         let mate_found = req.limits.mate_found(iteration.value);
         let forced = legal.len() == 1 && control.budget().soft.is_some();

@@ -12,6 +12,8 @@ use crate::value::{Bound, Value};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Info {
     pub depth: u32,
+    /// Which root line this is, from 1 (best) to `MultiPV`.
+    pub multipv: u32,
     pub seldepth: u32,
     pub score: Value,
     pub bound: Bound,
@@ -20,6 +22,8 @@ pub struct Info {
     /// Permille of the table in use, for backends that have one.
     pub hashfull: Option<u32>,
     pub pv: Vec<UciMove>,
+    /// Win/draw/loss permille for the side to move, when `UCI_ShowWDL` asks for it.
+    pub wdl: Option<[u32; 3]>,
 }
 
 impl Info {
@@ -36,6 +40,9 @@ pub trait InfoSink: Sync {
     fn info(&self, info: &Info);
     /// A message for the user (`info string ...` in UCI).
     fn message(&self, text: &str);
+    /// The root move now being searched (`number` from 1), for searches long enough that
+    /// the user wants to see progress inside an iteration.
+    fn current_move(&self, _depth: u32, _mv: &UciMove, _number: u32) {}
 }
 
 /// Drops every report: bench, tests and experiments that only want the result.

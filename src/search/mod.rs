@@ -41,6 +41,21 @@ pub static HASH: Declared<i64> = Declared::spin(
     "transposition table / bound storage size in MB",
 );
 
+/// Root moves reported with their own line (`info ... multipv k`), best first; the move
+/// played is line 1. Read by `pvs`.
+pub static MULTIPV: Declared<i64> = Declared::spin(
+    "MultiPV",
+    1,
+    1,
+    256,
+    "number of best root moves reported, each with its line (pvs)",
+);
+
+/// The `MultiPV` option as a line count.
+pub fn multipv(options: &Options) -> usize {
+    options.get(&MULTIPV).max(1) as usize
+}
+
 /// The `Threads` option as a thread count.
 pub fn threads(options: &Options) -> usize {
     options.get(&THREADS).max(1) as usize

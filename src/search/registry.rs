@@ -3,19 +3,21 @@
 
 use std::sync::LazyLock;
 
-use super::Backend;
 use super::pvs::Pvs;
+use super::pvs::skill::{ELO, LIMIT_STRENGTH};
 use super::research::alphabeta::AlphaBeta;
 use super::research::fsss::{FSSS_RESTART, FsssBackend};
 use super::research::mt::{DriverKind, MT_ALPHABETA, MTD_STEP, MtBackend};
 use super::research::rollout::{Policy, ROLLOUT_SEED, RolloutBackend};
 use super::uct::{HYBRID_OPTIONS, UCT_OPTIONS, UCTH_OPTIONS, UctBackend, Variant};
+use super::{Backend, MULTIPV};
 use crate::options::OptionDecl;
 
 static MT_OPTIONS: &[&OptionDecl] = &[&MT_ALPHABETA.decl];
 static STEP_OPTIONS: &[&OptionDecl] = &[&MT_ALPHABETA.decl, &MTD_STEP.decl];
 static ROLLOUT_OPTIONS: &[&OptionDecl] = &[&ROLLOUT_SEED.decl];
 static FSSS_OPTIONS: &[&OptionDecl] = &[&FSSS_RESTART.decl];
+static PVS_OPTIONS: &[&OptionDecl] = &[&MULTIPV.decl, &LIMIT_STRENGTH.decl, &ELO.decl];
 
 /// A selectable backend.
 pub struct BackendInfo {
@@ -33,7 +35,7 @@ pub static BACKENDS: &[BackendInfo] = &[
     BackendInfo {
         name: "pvs",
         description: "iterative-deepening PVS: aspiration windows, shared TT, null move, LMR, Lazy SMP",
-        options: &[],
+        options: PVS_OPTIONS,
         make: || Box::new(Pvs::default()),
     },
     BackendInfo {

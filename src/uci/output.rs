@@ -57,6 +57,12 @@ impl InfoSink for Output {
     fn message(&self, text: &str) {
         Output::message(self, text);
     }
+
+    fn current_move(&self, depth: u32, mv: &UciMove, number: u32) {
+        self.line(&format!(
+            "info depth {depth} currmove {mv} currmovenumber {number}"
+        ));
+    }
 }
 
 /// Protocol lines must not be split by text that contains newlines.
@@ -81,13 +87,16 @@ pub fn format_score(value: Value, bound: Bound) -> String {
 /// One `info` line.
 pub fn format_info(info: &Info) -> String {
     let mut s = format!(
-        "info depth {} seldepth {} multipv 1 {} nodes {} nps {}",
+        "info depth {} seldepth {} multipv {} {}",
         info.depth,
         info.seldepth.max(info.depth),
+        info.multipv.max(1),
         format_score(info.score, info.bound),
-        info.nodes,
-        info.nps()
     );
+    if let Some([w, d, l]) = info.wdl {
+        let _ = write!(s, " wdl {w} {d} {l}");
+    }
+    let _ = write!(s, " nodes {} nps {}", info.nodes, info.nps());
     if let Some(h) = info.hashfull {
         let _ = write!(s, " hashfull {h}");
     }
@@ -150,6 +159,7 @@ mod tests {
     fn info_line_has_every_field_in_order() {
         let info = Info {
             depth: 5,
+            multipv: 2,
             seldepth: 9,
             score: 35,
             bound: Bound::Lower,
@@ -157,10 +167,11 @@ mod tests {
             time: Duration::from_millis(500),
             hashfull: Some(12),
             pv: vec!["e2e4".parse().unwrap(), "e7e5".parse().unwrap()],
+            wdl: Some([120, 800, 80]),
         };
         assert_eq!(
             format_info(&info),
-            "info depth 5 seldepth 9 multipv 1 score cp 35 lowerbound nodes 1000 nps 2000 hashfull 12 time 500 pv e2e4 e7e5"
+            "info depth 5 seldepth 9 multipv 2 score cp 35 lowerbound wdl 120 800 80 nodes 1000 nps 2000 hashfull 12 time 500 pv e2e4 e7e5"
         );
     }
 

@@ -12,19 +12,24 @@ mod ordering;
 pub mod params;
 mod qsearch;
 mod search;
+pub mod skill;
 pub mod tt;
 
 use ordering::Heuristics;
 use search::Worker;
 use tt::TranspositionTable;
 
-use super::{Backend, ConfigError, SearchRequest, SearchResult, hash_mb, threads};
+use super::{Backend, ConfigError, SearchRequest, SearchResult, hash_mb, multipv, threads};
 use crate::options::Options;
+use crate::tree::rng::Rng;
+use skill::{SKILL_LINES, Skill};
 
 /// The `pvs` backend. Keeps its table and move-ordering memory between the moves of a game.
 pub struct Pvs {
     heuristics: Vec<Heuristics>,
     tt: TranspositionTable,
+    /// The limited-strength choices; seeded from the clock, so two games differ.
+    rng: Rng,
 }
 
 impl Default for Pvs {
@@ -33,32 +38,54 @@ impl Default for Pvs {
         Pvs {
             heuristics: Vec::new(),
             tt: TranspositionTable::minimal(),
+            rng: Rng::new(clock_seed()),
         }
     }
 }
 
 impl Backend for Pvs {
     fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult {
-        self.heuristics
-            .resize_with(threads(req.options), Heuristics::default);
+        let skill = Skill::from_options(req.options);
+        // A weaker player thinks alone: one thread, so the node budget means the same
+        // strength on every machine.
+        let threads = if skill.is_some() {
+            1
+        } else {
+            threads(req.options)
+        };
+        self.heuristics.resize_with(threads, Heuristics::default);
         for h in &mut self.heuristics {
             h.age();
         }
         self.tt.new_search();
         let tt = &self.tt;
+        let lines = multipv(req.options).max(skill.map_or(1, |_| SKILL_LINES));
+        let node_cap = skill.map_or(u64::MAX, |s| s.nodes);
         let (main, helpers) = self.heuristics.split_at_mut(1);
         let mut result = SearchResult::default();
+        let mut values = Vec::new();
         crossbeam::scope(|scope| {
             for (i, heuristics) in helpers.iter_mut().enumerate() {
                 scope.spawn(move |_| {
-                    Worker::new(req, tt, heuristics, i + 1).iterate();
+                    Worker::new(req, tt, heuristics, i + 1, 1, u64::MAX).iterate();
                 });
             }
-            result = Worker::new(req, tt, &mut main[0], 0).iterate();
+            let mut worker = Worker::new(req, tt, &mut main[0], 0, lines, node_cap);
+            result = worker.iterate();
+            if let Some(skill) = skill {
+                values = worker.lines().iter().map(|l| l.value).collect();
+                let pick = skill.choose(&values, &mut self.rng);
+                if let Some(line) = worker.lines().get(pick) {
+                    result.value = line.value;
+                    result.best = line.pv.first().copied();
+                    result.ponder = line.pv.get(1).copied();
+                }
+            }
             // Helpers stop with the main thread.
             req.control.finish();
         })
         .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        log::debug!("pvs: root line values {values:?}");
         result.nodes = req.control.nodes();
         result
     }
@@ -78,6 +105,13 @@ impl Backend for Pvs {
         }
         Ok(())
     }
+}
+
+/// A seed that differs from run to run.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 #[cfg(test)]

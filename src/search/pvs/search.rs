@@ -3,6 +3,7 @@
 //! stop; helpers search the same tree and share what they find through the table.
 
 use shakmaty::Move;
+use shakmaty::uci::UciMove;
 
 use super::ordering::{Heuristics, MovePicker};
 use super::params::*;
@@ -20,6 +21,17 @@ use crate::value::{
 /// Deepest iteration the driver starts.
 const MAX_DEPTH: i32 = (MAX_PLY as i32) - 8;
 
+/// Show which root move is searched once an iteration has run this long.
+const CURRMOVE_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// One root move's line at the last completed depth.
+#[derive(Debug, Clone)]
+pub(super) struct RootLine {
+    pub value: Value,
+    /// Principal variation; its first move is the root move.
+    pub pv: Vec<Move>,
+}
+
 /// One search thread.
 pub(super) struct Worker<'a> {
     id: usize,
@@ -30,6 +42,13 @@ pub(super) struct Worker<'a> {
     pub(super) heuristics: &'a mut Heuristics,
     root: Position,
     root_moves: Vec<Move>,
+    /// Root lines per iteration (`MultiPV`, or the skill's), at most the root moves.
+    multipv: usize,
+    /// Root moves already taken by an earlier line of this iteration.
+    excluded: Vec<Move>,
+    lines: Vec<RootLine>,
+    /// Nodes this thread may search (a limited-strength search's budget).
+    node_cap: u64,
     depth_limit: i32,
     limits: &'a crate::search::Limits,
     nodes: u64,
@@ -48,11 +67,15 @@ pub(super) struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
+    /// Thread `id` (0 is the main thread) searching `lines` root lines, each iteration
+    /// stopping after `node_cap` nodes of its own.
     pub(super) fn new(
         req: &'a SearchRequest<'a>,
         tt: &'a TranspositionTable,
         heuristics: &'a mut Heuristics,
         id: usize,
+        lines: usize,
+        node_cap: u64,
     ) -> Self {
         let root = req.game.position();
         let legal: Vec<Move> = root.legal_moves().to_vec();
@@ -86,6 +109,10 @@ impl<'a> Worker<'a> {
             sink: req.sink,
             heuristics,
             root: root.clone(),
+            multipv: lines.clamp(1, root_moves.len().max(1)),
+            excluded: Vec::new(),
+            lines: Vec::new(),
+            node_cap,
             root_moves,
             depth_limit: req
                 .limits
@@ -109,61 +136,54 @@ impl<'a> Worker<'a> {
         self.id == 0
     }
 
-    /// Iterative deepening with aspiration windows. Only the main thread reports and
-    /// decides when to stop; the result is that of the last completed iteration.
+    /// Iterative deepening with aspiration windows, one root line per `MultiPV` at each
+    /// depth (line k searches the root moves the first k lines did not take). Only the
+    /// main thread reports and decides when to stop; the result is that of the last
+    /// completed iteration, and [`lines`](Self::lines) holds its lines, best first.
     pub(super) fn iterate(&mut self) -> SearchResult {
         let root = self.root.clone();
         let mut result = SearchResult {
             best: self.root_moves.first().copied(),
             ..SearchResult::default()
         };
-        let mut value = 0;
         // Helpers start one ply deeper on odd ids so the threads spread over depths.
         let first = 1 + (self.id % 2) as i32;
         for depth in first..=self.depth_limit {
-            self.seldepth = 0;
-            let mut delta = ASPIRATION_DELTA;
-            let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && !is_mate(value) {
-                (
-                    (value - delta).max(-INFINITY),
-                    (value + delta).min(INFINITY),
-                )
-            } else {
-                (-INFINITY, INFINITY)
-            };
-            loop {
-                let v = self.search(&root, depth, alpha, beta, 0, true);
-                if self.stopped {
+            self.excluded.clear();
+            let mut lines = Vec::with_capacity(self.multipv);
+            for k in 0..self.multipv {
+                let guess = self.lines.get(k).map(|l| l.value);
+                let Some(value) = self.aspirate(&root, depth, guess, k) else {
                     break;
-                }
-                let bound = Bound::of(v, alpha, beta);
-                if bound == Bound::Exact {
-                    value = v;
+                };
+                let pv = self.pv[0][..self.pv_len[0]].to_vec();
+                let Some(&first_move) = pv.first() else {
                     break;
-                }
-                if self.is_main() {
-                    self.report(depth, v, bound);
-                }
-                if bound == Bound::Upper {
-                    beta = (alpha + beta) / 2;
-                    alpha = (v - delta).max(-INFINITY);
-                } else {
-                    beta = (v + delta).min(INFINITY);
-                }
-                delta += delta / 2 + ASPIRATION_GROWTH;
+                };
+                self.excluded.push(first_move);
+                lines.push(RootLine { value, pv });
             }
-            if self.stopped {
+            if self.stopped || lines.is_empty() {
                 break;
             }
-            result.value = value;
+            // A later line can come out above an earlier one (the window and the table
+            // differ between them); the report and the move follow the values.
+            lines.sort_by_key(|l| std::cmp::Reverse(l.value));
+            self.lines = lines;
+            let best = &self.lines[0];
+            result.value = best.value;
             result.depth = depth as u32;
-            result.best = Some(self.pv[0][0]);
-            result.ponder = (self.pv_len[0] > 1).then(|| self.pv[0][1]);
+            result.best = best.pv.first().copied();
+            result.ponder = best.pv.get(1).copied();
             if !self.is_main() {
                 continue;
             }
-            self.report(depth, value, Bound::Exact);
-            let mate_found = self.limits.mate_found(value);
+            for k in 0..self.lines.len() {
+                let line = &self.lines[k];
+                let (value, pv) = (line.value, self.root.uci_line(&line.pv));
+                self.report(depth, k, value, Bound::Exact, pv);
+            }
+            let mate_found = self.limits.mate_found(result.value);
             // With one legal move there is nothing to think about on the clock.
             let control = self.poller.control();
             let forced = self.root_moves.len() == 1 && control.budget().soft.is_some();
@@ -175,12 +195,57 @@ impl<'a> Worker<'a> {
         result
     }
 
-    fn report(&mut self, depth: i32, value: Value, bound: Bound) {
+    /// Root line `k` at `depth`, in windows around `guess` (the line's value at the last
+    /// depth) that widen until the value falls inside; `None` once stopped.
+    fn aspirate(
+        &mut self,
+        root: &Position,
+        depth: i32,
+        guess: Option<Value>,
+        k: usize,
+    ) -> Option<Value> {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = match guess {
+            Some(g) if depth >= ASPIRATION_DEPTH && !is_mate(g) => {
+                ((g - delta).max(-INFINITY), (g + delta).min(INFINITY))
+            }
+            _ => (-INFINITY, INFINITY),
+        };
+        self.seldepth = 0;
+        loop {
+            let v = self.search(root, depth, alpha, beta, 0, true);
+            if self.stopped {
+                return None;
+            }
+            let bound = Bound::of(v, alpha, beta);
+            if bound == Bound::Exact {
+                return Some(v);
+            }
+            if self.is_main() {
+                let pv = self.root.uci_line(&self.pv[0][..self.pv_len[0]]);
+                self.report(depth, k, v, bound, pv);
+            }
+            if bound == Bound::Upper {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-INFINITY);
+            } else {
+                beta = (v + delta).min(INFINITY);
+            }
+            delta += delta / 2 + ASPIRATION_GROWTH;
+        }
+    }
+
+    /// The lines of the last completed iteration, best first.
+    pub(super) fn lines(&self) -> &[RootLine] {
+        &self.lines
+    }
+
+    fn report(&mut self, depth: i32, k: usize, value: Value, bound: Bound, pv: Vec<UciMove>) {
         self.poller.flush(self.nodes);
         let control = self.poller.control();
-        let pv = self.root.uci_line(&self.pv[0][..self.pv_len[0]]);
         self.sink.info(&Info {
             depth: depth as u32,
+            multipv: k as u32 + 1,
             seldepth: self.seldepth as u32,
             score: value,
             bound,
@@ -188,6 +253,7 @@ impl<'a> Worker<'a> {
             time: control.elapsed(),
             hashfull: Some(self.tt.hashfull()),
             pv,
+            wdl: None,
         });
     }
 
@@ -196,7 +262,7 @@ impl<'a> Worker<'a> {
     pub(super) fn visit(&mut self, ply: usize) -> bool {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if !self.stopped && self.poller.poll(self.nodes) {
+        if !self.stopped && (self.poller.poll(self.nodes) || self.nodes >= self.node_cap) {
             self.stopped = true;
         }
         self.stopped
@@ -316,7 +382,13 @@ impl<'a> Worker<'a> {
         // Step 4. Moves; without one, or on the hundredth reversible ply, the node is over.
         let moves = if ply == 0 {
             let mut list = shakmaty::MoveList::new();
-            list.extend(self.root_moves.iter().copied());
+            let excluded = &self.excluded;
+            list.extend(
+                self.root_moves
+                    .iter()
+                    .copied()
+                    .filter(|m| !excluded.contains(m)),
+            );
             list
         } else {
             pos.legal_moves()
@@ -417,6 +489,9 @@ impl<'a> Worker<'a> {
         let mut index = 0;
         while let Some(m) = picker.next(pos, self.heuristics) {
             let quiet = !is_tactical(m);
+            if root && self.is_main() {
+                self.show_current_move(depth, m, index);
+            }
             let child = pos.play(m);
             let gives_check = child.is_check();
             // Step 5. Shallow pruning, once a move has saved the node from being mated:
@@ -488,6 +563,17 @@ impl<'a> Worker<'a> {
             }
         }
         Some((best, best_move))
+    }
+
+    /// `info currmove` for the root move about to be searched, once the search has run
+    /// long enough for a user to wonder what it is doing.
+    fn show_current_move(&self, depth: i32, m: Move, index: usize) {
+        let control = self.poller.control();
+        if control.elapsed() >= CURRMOVE_AFTER {
+            let number = self.excluded.len() + index + 1;
+            self.sink
+                .current_move(depth as u32, &self.root.to_uci(m), number as u32);
+        }
     }
 
     #[inline]

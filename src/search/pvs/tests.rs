@@ -71,3 +71,82 @@ fn reports_every_iteration_and_forgets_the_table_on_new_game() {
     pvs.new_game();
     assert_eq!(pvs.tt.hashfull(), 0);
 }
+
+#[test]
+fn multipv_reports_distinct_root_moves_best_first_and_plays_line_one() {
+    let g = game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let mut pvs = Pvs::default();
+    let decls = [&THREADS.decl, &HASH.decl, &crate::search::MULTIPV.decl];
+    let opts = options(&decls, &[("MultiPV", "3")]);
+    let sink = Recorder::default();
+    let r = search(&mut pvs, &g, &Limits::depth(5), &opts, &sink);
+    let infos = sink.infos.lock().unwrap();
+    let last: Vec<&crate::search::Info> = infos
+        .iter()
+        .filter(|i| i.depth == 5 && i.bound == crate::value::Bound::Exact)
+        .collect();
+    assert_eq!(
+        last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    let firsts: std::collections::HashSet<_> = last.iter().map(|i| &i.pv[0]).collect();
+    assert_eq!(firsts.len(), 3, "three different root moves");
+    assert!(last.windows(2).all(|w| w[0].score >= w[1].score));
+    assert_eq!(g.position().to_uci(r.best.unwrap()), last[0].pv[0]);
+    assert_eq!(r.value, last[0].score);
+}
+
+#[test]
+fn multipv_beyond_the_legal_moves_reports_each_move_once() {
+    // Two legal moves: the king's, out of the check.
+    let g = game("7k/8/8/8/8/8/8/q6K w - - 0 1");
+    let mut pvs = Pvs::default();
+    let opts = options(&[&crate::search::MULTIPV.decl], &[("MultiPV", "5")]);
+    let sink = Recorder::default();
+    search(&mut pvs, &g, &Limits::depth(3), &opts, &sink);
+    let infos = sink.infos.lock().unwrap();
+    let at3: Vec<u32> = infos
+        .iter()
+        .filter(|i| i.depth == 3)
+        .map(|i| i.multipv)
+        .collect();
+    assert_eq!(at3, [1, 2]);
+}
+
+#[test]
+fn a_limited_strength_search_keeps_to_its_node_budget_and_plays_a_legal_move() {
+    let g = Game::new(Position::startpos());
+    let decls = [&THREADS.decl, &skill::LIMIT_STRENGTH.decl, &skill::ELO.decl];
+    let opts = options(
+        &decls,
+        &[
+            ("UCI_LimitStrength", "true"),
+            ("UCI_Elo", "1400"),
+            ("Threads", "4"),
+        ],
+    );
+    let budget = Skill::at_elo(1400).nodes;
+    let mut pvs = Pvs::default();
+    let mut played = std::collections::HashSet::new();
+    for _ in 0..12 {
+        let r = search(
+            &mut pvs,
+            &g,
+            &Limits::default(),
+            &opts,
+            &crate::search::info::Silent,
+        );
+        assert!(
+            r.nodes <= budget + 1,
+            "{} nodes for a budget of {budget}",
+            r.nodes
+        );
+        let best = r.best.unwrap();
+        assert!(g.position().legal_moves().contains(&best));
+        played.insert(best);
+    }
+    assert!(
+        played.len() > 1,
+        "the level varies its choice among near-equal moves"
+    );
+}

@@ -418,6 +418,7 @@ impl<'a> Worker<'a> {
         let arena = &s.arena;
         self.req.sink.info(&Info {
             depth,
+            multipv: 1,
             seldepth: depth,
             score: tree_score(s),
             bound: Bound::Exact,
@@ -425,6 +426,7 @@ impl<'a> Worker<'a> {
             time: control.elapsed(),
             hashfull: Some((arena.len() * 1000 / arena.max_nodes().max(1)) as u32),
             pv,
+            wdl: None,
         });
         if last {
             self.req.sink.message(&format!(

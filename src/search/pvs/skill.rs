@@ -1,0 +1,142 @@
+//! `UCI_LimitStrength` + `UCI_Elo`: a weaker `pvs` that still plays like a player rather
+//! than a random blunder generator. Two levers, both set from the requested Elo:
+//!
+//! - a node budget per move, which bounds how deep the engine sees (a weak player misses
+//!   tactics beyond a few plies, and misses more of them the weaker they are);
+//! - a choice among the best root moves ([`SKILL_LINES`] of them, searched as MultiPV
+//!   lines), drawn with probability `exp(-loss / T)` where `loss` is how much worse than
+//!   the best the move scored and `T` grows as the level drops. Moves losing more than a
+//!   margin (a few `T`) are never chosen, nor is a move that throws away a found mate: the
+//!   errors are the plausible inaccuracies of a weaker player, not hung queens.
+//!
+//! The mapping from Elo to the two levers is calibrated against Stockfish's own `UCI_Elo`
+//! levels with `searchlight match` (README, "Playing strength levels").
+
+use crate::options::Declared;
+use crate::options::Options;
+use crate::tree::rng::Rng;
+use crate::value::{Value, is_mate};
+
+pub static LIMIT_STRENGTH: Declared<bool> = Declared::check(
+    "UCI_LimitStrength",
+    false,
+    "play at the strength UCI_Elo asks for (pvs only)",
+);
+pub static ELO: Declared<i64> = Declared::spin(
+    "UCI_Elo",
+    ELO_MAX,
+    ELO_MIN,
+    ELO_MAX,
+    "target strength with UCI_LimitStrength, calibrated against Stockfish's UCI_Elo",
+);
+
+/// The range `UCI_Elo` accepts.
+pub const ELO_MIN: i64 = 1000;
+pub const ELO_MAX: i64 = 2000;
+
+/// Root moves the choice is made among.
+pub const SKILL_LINES: usize = 4;
+/// The node budget at `ELO_MAX`, and the Elo each halving of it costs.
+const NODES_AT_MAX: f64 = 60_000.0;
+const ELO_PER_DOUBLING: f64 = 110.0;
+/// Fewer nodes than this cannot finish a few plies with the skill's lines.
+const MIN_NODES: u64 = 400;
+/// The temperature of the choice at `ELO_MIN` (centipawns), falling linearly to
+/// `TEMPERATURE_AT_MAX` at `ELO_MAX`.
+const TEMPERATURE_AT_MIN: f64 = 60.0;
+const TEMPERATURE_AT_MAX: f64 = 8.0;
+/// Moves scoring more than this many temperatures below the best are never chosen.
+const MARGIN_IN_TEMPERATURES: f64 = 3.0;
+
+/// How a limited-strength search plays.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Skill {
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Centipawns: the scale of the choice among root moves.
+    pub temperature: f64,
+}
+
+impl Skill {
+    /// The skill the options ask for; `None` at full strength.
+    pub fn from_options(options: &Options) -> Option<Skill> {
+        options
+            .get(&LIMIT_STRENGTH)
+            .then(|| Skill::at_elo(options.get(&ELO)))
+    }
+
+    /// The levers for a requested Elo (clamped to the accepted range).
+    pub fn at_elo(elo: i64) -> Skill {
+        let elo = elo.clamp(ELO_MIN, ELO_MAX) as f64;
+        let below_max = ELO_MAX as f64 - elo;
+        let nodes = NODES_AT_MAX * (-below_max / ELO_PER_DOUBLING).exp2();
+        let t = below_max / (ELO_MAX - ELO_MIN) as f64;
+        Skill {
+            nodes: (nodes as u64).max(MIN_NODES),
+            temperature: TEMPERATURE_AT_MAX + t * (TEMPERATURE_AT_MIN - TEMPERATURE_AT_MAX),
+        }
+    }
+
+    /// Index of the line to play among `values` (the root lines' values, best first).
+    pub fn choose(&self, values: &[Value], rng: &mut Rng) -> usize {
+        let Some(&best) = values.first() else {
+            return 0;
+        };
+        if is_mate(best) {
+            return 0;
+        }
+        let margin = self.temperature * MARGIN_IN_TEMPERATURES;
+        let weights: Vec<f64> = values
+            .iter()
+            .map(|&v| {
+                let loss = f64::from(best - v);
+                if is_mate(v) || loss > margin {
+                    0.0
+                } else {
+                    (-loss / self.temperature).exp()
+                }
+            })
+            .collect();
+        let mut draw = rng.unit() * weights.iter().sum::<f64>();
+        for (i, w) in weights.iter().enumerate() {
+            if draw < *w {
+                return i;
+            }
+            draw -= w;
+        }
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weaker_levels_search_less_and_choose_more_loosely() {
+        let (weak, strong) = (Skill::at_elo(ELO_MIN), Skill::at_elo(ELO_MAX));
+        assert!(weak.nodes < strong.nodes / 8);
+        assert!(weak.temperature > strong.temperature * 4.0);
+        assert_eq!(Skill::at_elo(ELO_MAX + 500), strong);
+    }
+
+    #[test]
+    fn the_choice_never_drops_a_mate_or_a_move_far_better() {
+        let skill = Skill::at_elo(ELO_MIN);
+        let mut rng = Rng::new(1);
+        let mate = crate::value::mate_in(3);
+        for _ in 0..1000 {
+            assert_eq!(skill.choose(&[mate, 50, 40, 30], &mut rng), 0);
+            assert_eq!(skill.choose(&[900, 100, 90, 80], &mut rng), 0);
+        }
+        let mut seen = [0; 4];
+        for _ in 0..4000 {
+            seen[skill.choose(&[30, 25, 10, -500], &mut rng)] += 1;
+        }
+        assert_eq!(seen[3], 0, "a move 530 cp worse is never chosen");
+        assert!(
+            seen[0] > seen[1] && seen[1] > seen[2] && seen[2] > 0,
+            "{seen:?}"
+        );
+    }
+}
