@@ -10,7 +10,7 @@ test:
 	cargo test
 
 bench: all
-	./$(EXE) bench
+	$(abspath $(EXE)) bench
 
 clean:
 	cargo clean

@@ -1,5 +1,6 @@
 //! A real UCI client against the binary: python-chess plays two short games through
-//! `tools/uci_match.py`, checking every move's legality and the clocks. Skipped with a
+//! `tools/uci_match.py`, checking every move's legality and the clocks, and
+//! `tools/gui_check.py` asks for what analysis GUIs use (MultiPV, WDL, a weaker level). Skipped with a
 //! message where python-chess is not installed, unless `SEARCHLIGHT_REQUIRE_PYTHON` is set
 //! (CI sets it after installing the package).
 
@@ -8,21 +9,26 @@
 
 use std::process::Command;
 
+/// True when python-chess can be imported; otherwise says the test is skipped (and fails
+/// it where `SEARCHLIGHT_REQUIRE_PYTHON` is set).
 fn python_chess_available() -> bool {
-    Command::new("python3")
+    let available = Command::new("python3")
         .args(["-c", "import chess.engine"])
         .status()
-        .is_ok_and(|s| s.success())
-}
-
-#[test]
-fn python_chess_plays_legal_games_on_the_clock() {
-    if !python_chess_available() {
+        .is_ok_and(|s| s.success());
+    if !available {
         assert!(
             std::env::var_os("SEARCHLIGHT_REQUIRE_PYTHON").is_none(),
             "python-chess is required here: pip install chess"
         );
         eprintln!("SKIPPED: python-chess not installed (pip install chess)");
+    }
+    available
+}
+
+#[test]
+fn python_chess_plays_legal_games_on_the_clock() {
+    if !python_chess_available() {
         return;
     }
     let out = Command::new("python3")
@@ -50,5 +56,26 @@ fn python_chess_plays_legal_games_on_the_clock() {
     assert!(
         stdout.contains("illegal moves, time losses and crashes: 0"),
         "{stdout}"
+    );
+}
+
+#[test]
+fn python_chess_gets_multipv_lines_wdl_and_a_limited_strength_game() {
+    if !python_chess_available() {
+        return;
+    }
+    let out = Command::new("python3")
+        .args([
+            "tools/gui_check.py",
+            "--binary",
+            env!("CARGO_BIN_EXE_searchlight"),
+        ])
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("gui checks: all passed"),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
     );
 }

@@ -17,6 +17,13 @@ pub fn run() {
     let mut session = Session::new(Output::stdout());
     let out = Output::stdout();
     let stdin = std::io::stdin();
+    // A person at a terminal gets a hint; a GUI (stdin a pipe) sees nothing it did not ask for.
+    if std::io::IsTerminal::is_terminal(&stdin) {
+        out.line(&format!(
+            "{} (UCI engine): type uci, then position startpos and go depth 10; quit to leave",
+            crate::ENGINE_NAME
+        ));
+    }
     let mut reader = stdin.lock();
     let mut buf = Vec::new();
     loop {

@@ -36,17 +36,22 @@ pub const ELO_MAX: i64 = 2000;
 
 /// Root moves the choice is made among.
 pub const SKILL_LINES: usize = 4;
-/// The node budget at `ELO_MAX`, and the Elo each halving of it costs.
-const NODES_AT_MAX: f64 = 60_000.0;
-const ELO_PER_DOUBLING: f64 = 110.0;
 /// Fewer nodes than this cannot finish a few plies with the skill's lines.
 const MIN_NODES: u64 = 400;
-/// The temperature of the choice at `ELO_MIN` (centipawns), falling linearly to
-/// `TEMPERATURE_AT_MAX` at `ELO_MAX`.
-const TEMPERATURE_AT_MIN: f64 = 60.0;
-const TEMPERATURE_AT_MAX: f64 = 8.0;
 /// Moves scoring more than this many temperatures below the best are never chosen.
 const MARGIN_IN_TEMPERATURES: f64 = 3.0;
+
+/// The calibration: (Elo, nodes per move, temperature in centipawns), by rising Elo.
+/// Between two rows the node budget is interpolated geometrically and the temperature
+/// linearly. The rows come from matches against Stockfish's `UCI_Elo` levels (README,
+/// "Playing strength levels"); the first and last rows lie outside what was measured.
+const LEVELS: [(f64, f64, f64); 5] = [
+    (1000.0, 700.0, 45.0),
+    (1400.0, 7_500.0, 26.0),
+    (1600.0, 11_000.0, 21.0),
+    (1800.0, 150_000.0, 6.0),
+    (2000.0, 1_000_000.0, 3.0),
+];
 
 /// How a limited-strength search plays.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -68,12 +73,16 @@ impl Skill {
     /// The levers for a requested Elo (clamped to the accepted range).
     pub fn at_elo(elo: i64) -> Skill {
         let elo = elo.clamp(ELO_MIN, ELO_MAX) as f64;
-        let below_max = ELO_MAX as f64 - elo;
-        let nodes = NODES_AT_MAX * (-below_max / ELO_PER_DOUBLING).exp2();
-        let t = below_max / (ELO_MAX - ELO_MIN) as f64;
+        let upper = LEVELS
+            .iter()
+            .position(|l| l.0 >= elo)
+            .unwrap_or(LEVELS.len() - 1)
+            .max(1);
+        let ((e0, n0, t0), (e1, n1, t1)) = (LEVELS[upper - 1], LEVELS[upper]);
+        let f = ((elo - e0) / (e1 - e0)).clamp(0.0, 1.0);
         Skill {
-            nodes: (nodes as u64).max(MIN_NODES),
-            temperature: TEMPERATURE_AT_MAX + t * (TEMPERATURE_AT_MIN - TEMPERATURE_AT_MAX),
+            nodes: ((n0.ln() + f * (n1.ln() - n0.ln())).exp() as u64).max(MIN_NODES),
+            temperature: t0 + f * (t1 - t0),
         }
     }
 

@@ -47,6 +47,17 @@ const REPORT_EVERY: Duration = Duration::from_secs(1);
 /// The hybrid judges the terminal share only over at least this many new nodes.
 const HYBRID_MIN_NODES: u64 = 256;
 
+/// `go depth N` ends when the tree is N plies deep or after this many iterations times
+/// 2^(N−1), whichever comes first: the tree's depth grows with the logarithm of the
+/// iterations, and slowest with random playouts, so depth alone would not bound the time
+/// the way it does for the other backends (depth 7 on a middlegame took over a minute).
+const ITERATIONS_PER_DEPTH: u64 = 1000;
+
+/// The iteration budget of `go depth depth` (each thread).
+pub fn depth_iterations(depth: usize) -> u64 {
+    ITERATIONS_PER_DEPTH << depth.clamp(1, 40).saturating_sub(1)
+}
+
 /// The settings a tree was grown under: a kept tree is reused only under the same.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Settings {
@@ -340,6 +351,7 @@ impl<'a> Worker<'a> {
         let forced =
             self.req.game.position().legal_moves().len() == 1 && control.budget().soft.is_some();
         let depth_limit = limits.depth.map(|d| d.max(1) as usize);
+        let depth_budget = depth_limit.map_or(u64::MAX, depth_iterations);
         let mut iterations = 0u64;
         let mut last_report = Instant::now();
         let mut told_full = false;
@@ -372,7 +384,8 @@ impl<'a> Worker<'a> {
                     mb(self.searcher.arena.reserved_bytes())
                 ));
             }
-            if forced || depth_limit.is_some_and(|d| self.searcher.max_depth >= d) {
+            let deep_enough = depth_limit.is_some_and(|d| self.searcher.max_depth >= d);
+            if forced || deep_enough || iterations >= depth_budget {
                 break;
             }
             if !at_check {
