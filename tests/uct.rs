@@ -225,3 +225,19 @@ fn the_hybrid_hands_over_to_pvs_which_plays_the_mating_move() {
     // A threshold no ratio reaches: it never switches.
     assert!(!run("1000").0);
 }
+
+#[test]
+fn go_depth_bounds_the_iterations_of_every_uct_backend() {
+    // WAC.001: random playouts rarely reach depth 12 of this tree, so without the
+    // iteration budget `go depth 12` would run for minutes.
+    let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+    let game = Game::new(Position::from_fen(fen, CastlingMode::Standard).unwrap());
+    let depth = 6;
+    let budget = searchlight::search::uct::backend::depth_iterations(depth as usize);
+    for name in ["uct", "ucth", "uctmaxh"] {
+        let mut e = engine::Engine::with_options(&[("Search", name)]).unwrap();
+        let r = e.search(&game, &Limits::depth(depth), &Silent);
+        assert!(r.best.is_some(), "{name}");
+        assert!(r.nodes <= budget + 64, "{name}: {} iterations, budget {budget}", r.nodes);
+    }
+}

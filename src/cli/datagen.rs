@@ -26,7 +26,7 @@ pub struct DatagenArgs {
     /// Random plies played after the opening, so games differ.
     #[arg(long, default_value_t = 4)]
     random_plies: usize,
-    /// Openings (EPD or PGN); default openings/balanced_8ply.epd.
+    /// Openings (EPD or PGN); default: the balanced 8-ply set built into the binary.
     #[arg(long)]
     openings: Option<String>,
     /// Games played at once (default: every core).

@@ -42,7 +42,7 @@ pub struct MatchArgs {
     #[arg(long)]
     tc: Option<String>,
     /// Opening positions: EPD/FEN lines, or a .pgn file (each game's end position);
-    /// default openings/balanced_8ply.epd if it exists, else the start position.
+    /// default: the balanced 8-ply set built into the binary; `startpos` for the start position only.
     #[arg(long)]
     openings: Option<String>,
     #[arg(long, value_enum, default_value_t = OpeningsOrder::Sequential)]

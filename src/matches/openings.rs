@@ -6,8 +6,14 @@ use thiserror::Error;
 use super::pgn;
 use crate::board::{Position, epd};
 
-/// The opening set used when none is given, if it exists.
-pub const DEFAULT_OPENINGS: &str = "openings/balanced_8ply.epd";
+/// The opening set used when none is given: built into the binary, so that a match run
+/// from any directory plays the same games (a relative path would silently fall back to
+/// one start position, and deterministic players would repeat their games).
+pub const DEFAULT_OPENINGS: &str = include_str!("../../openings/balanced_8ply.epd");
+/// How the built-in set is named in reports.
+pub const DEFAULT_OPENINGS_NAME: &str = "the built-in openings/balanced_8ply.epd";
+/// The `--openings` value that asks for the start position only.
+pub const STARTPOS: &str = "startpos";
 
 /// Why an opening file could not be used.
 #[derive(Debug, Error)]
@@ -23,18 +29,20 @@ pub enum OpeningsError {
     Empty(String),
 }
 
-/// The openings and where they came from: `path`, or the default set when it exists,
-/// else the start position.
+/// The openings and where they came from: `path`, the start position for `startpos`, or
+/// the built-in set.
 pub fn load(path: Option<&str>) -> Result<(Vec<Position>, String), OpeningsError> {
-    let path = match path {
-        Some(p) => p.to_string(),
-        None if std::path::Path::new(DEFAULT_OPENINGS).exists() => DEFAULT_OPENINGS.into(),
-        None => return Ok((vec![Position::startpos()], "the start position".into())),
+    let (path, text) = match path {
+        Some(STARTPOS) => return Ok((vec![Position::startpos()], "the start position".into())),
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|source| OpeningsError::Read {
+                path: p.to_string(),
+                source,
+            })?;
+            (p.to_string(), text)
+        }
+        None => (DEFAULT_OPENINGS_NAME.to_string(), DEFAULT_OPENINGS.to_string()),
     };
-    let text = std::fs::read_to_string(&path).map_err(|source| OpeningsError::Read {
-        path: path.clone(),
-        source,
-    })?;
     let parse_error = |message: String| OpeningsError::Parse {
         path: path.clone(),
         message,
@@ -81,5 +89,14 @@ mod tests {
         assert!(e.contains("c.epd") && e.contains("line 2"), "{e}");
         assert!(load(dir.join("missing.epd").to_str()).is_err());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_default_set_is_built_in_and_startpos_is_a_choice() {
+        let (positions, source) = load(None).unwrap();
+        assert_eq!(positions.len(), 500, "{source}");
+        assert!(source.contains("built-in"));
+        let (start, _) = load(Some(STARTPOS)).unwrap();
+        assert_eq!(start, vec![Position::startpos()]);
     }
 }
