@@ -238,6 +238,10 @@ fn go_depth_bounds_the_iterations_of_every_uct_backend() {
         let mut e = engine::Engine::with_options(&[("Search", name)]).unwrap();
         let r = e.search(&game, &Limits::depth(depth), &Silent);
         assert!(r.best.is_some(), "{name}");
-        assert!(r.nodes <= budget + 64, "{name}: {} iterations, budget {budget}", r.nodes);
+        assert!(
+            r.nodes <= budget + 64,
+            "{name}: {} iterations, budget {budget}",
+            r.nodes
+        );
     }
 }

@@ -192,6 +192,10 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
     print!("\n{}", st.pairing_table(&names));
+    if let Some(warning) = st.repeated_warning() {
+        eprintln!("{warning}");
+        println!("\nrepeated games: {} of {}", st.repeated, st.done);
+    }
     if participants.len() > 2 {
         print!("\n{}", st.rating_table(&names));
     }

@@ -41,7 +41,10 @@ pub fn load(path: Option<&str>) -> Result<(Vec<Position>, String), OpeningsError
             })?;
             (p.to_string(), text)
         }
-        None => (DEFAULT_OPENINGS_NAME.to_string(), DEFAULT_OPENINGS.to_string()),
+        None => (
+            DEFAULT_OPENINGS_NAME.to_string(),
+            DEFAULT_OPENINGS.to_string(),
+        ),
     };
     let parse_error = |message: String| OpeningsError::Parse {
         path: path.clone(),

@@ -1,8 +1,9 @@
 //! The state of a match as games come in: W-D-L and game pairs per pairing, the points
 //! table for the Bradley–Terry ratings, terminations by kind, and the SPRT's decision.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
+use std::hash::{Hash, Hasher};
 
 use super::Finished;
 use super::spec::SpecError;
@@ -114,6 +115,11 @@ pub struct Standings {
     /// Set by [`Standings::add`] the first time the SPRT decides (two players).
     pub decision: Option<Decision>,
     sprt: Option<Sprt>,
+    /// Games that repeated an earlier game of the same pairing move for move, from the
+    /// same start with the same colours: they are not independent results.
+    pub repeated: u32,
+    /// Fingerprints of the games so far (pairing, White, start, moves).
+    seen: HashSet<u64>,
 }
 
 impl Standings {
@@ -128,6 +134,8 @@ impl Standings {
             done: 0,
             decision: None,
             sprt,
+            repeated: 0,
+            seen: HashSet::new(),
         }
     }
 
@@ -158,6 +166,14 @@ impl Standings {
             .terminations
             .entry(f.record.termination.kind())
             .or_default() += 1;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (job.pairing, job.white, f.record.start.key()).hash(&mut h);
+        for m in &f.record.moves {
+            m.mv.hash(&mut h);
+        }
+        if !self.seen.insert(h.finish()) {
+            self.repeated += 1;
+        }
         self.done += 1;
         if self.decision.is_none()
             && let Some(sprt) = self.sprt
@@ -179,6 +195,18 @@ impl Standings {
 impl Standings {
     /// The table per pairing (Markdown): games, W-D-L, score, Elo, LOS, pentanomial;
     /// then the terminations and, with an SPRT, its state.
+    /// The warning for repeated games, if there were any.
+    pub fn repeated_warning(&self) -> Option<String> {
+        (self.repeated > 0).then(|| {
+            format!(
+                "warning: {} of {} games repeated an earlier game of the same pairing move for move \
+                 (same opening, same colours); the statistics count them as independent — \
+                 use more openings (or --openings-order random) or players that vary",
+                self.repeated, self.done
+            )
+        })
+    }
+
     pub fn pairing_table(&self, names: &[String]) -> String {
         let mut s = String::from(
             "| pairing | games | W-D-L | score | Elo ± 95% | LOS | pentanomial 0-½-1-1½-2 |\n|---|---:|---|---:|---|---:|---|\n",
@@ -322,6 +350,24 @@ mod tests {
                 black_tc: String::new(),
             },
         }
+    }
+
+    #[test]
+    fn a_game_repeated_move_for_move_with_the_same_colours_is_counted() {
+        let pairs = pairings(2, false);
+        let jobs = schedule(&pairs, 4, &[0]);
+        let mut st = Standings::new(2, pairs, None);
+        let mate = Termination::Rules(crate::board::Terminal::Checkmate);
+        // Jobs 0 and 2 have the same colours, 1 and 3 the other colours.
+        for job in &jobs {
+            st.add(&finished(*job, Outcome::WhiteWins, mate.clone()));
+        }
+        assert_eq!(st.repeated, 2);
+        assert!(st.repeated_warning().unwrap().contains("2 of 4 games"));
+        let mut other = finished(jobs[0], Outcome::WhiteWins, mate);
+        other.record.start = Position::from_fen_auto("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        st.add(&other);
+        assert_eq!(st.repeated, 2, "another opening is another game");
     }
 
     #[test]
