@@ -199,3 +199,36 @@ fn gauntlet_plays_the_first_against_each_other_with_an_elo_table() {
     assert!(!stdout.contains("alphabeta vs mtdf"), "{stdout}");
     assert!(stdout.contains("| rank | player |"), "{stdout}");
 }
+
+#[test]
+fn repeated_games_are_reported_and_a_deterministic_sprt_on_one_opening_is_refused() {
+    let out = searchlight(&[
+        "--engine",
+        "pvs nodes=300",
+        "--engine",
+        "alphabeta nodes=300",
+        "--games",
+        "4",
+        "--openings",
+        "startpos",
+        "--concurrency",
+        "1",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("repeated games: 2 of 4"), "{stdout}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("warning: 2 of 4 games repeated"));
+    let out = searchlight(&[
+        "--engine",
+        "pvs nodes=300",
+        "--engine",
+        "alphabeta nodes=300",
+        "--openings",
+        "startpos",
+        "--sprt",
+        "elo0=0",
+        "elo1=5",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--sprt with one opening"));
+}

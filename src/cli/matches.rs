@@ -120,6 +120,13 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     }
     let settings = game_settings(args);
     let (openings, source) = openings::load(args.openings.as_deref()).map_err(|e| e.to_string())?;
+    if sprt.is_some() && openings.len() == 1 && participants.iter().all(|p| p.is_deterministic()) {
+        return Err(format!(
+            "--sprt with one opening ({source}) and players that search fixed nodes or depth: \
+             every game pair would repeat the first, so the test would count one result many \
+             times; give more openings or a clock"
+        ));
+    }
     let random = args.openings_order == OpeningsOrder::Random;
     let order = opening_order(openings.len(), random, args.seed);
     let pairs = pairings(participants.len(), args.gauntlet);

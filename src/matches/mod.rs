@@ -43,6 +43,24 @@ pub struct Participant {
     pub name: String,
 }
 
+impl Participant {
+    /// Plays the same move in the same position every time, as far as the match can tell:
+    /// nodes or depth only (no clock, whose timing varies), one thread, no random levels.
+    pub fn is_deterministic(&self) -> bool {
+        let option = |name: &str| {
+            self.spec
+                .options
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.as_str())
+        };
+        self.limits.tc.is_none()
+            && self.limits.st.is_none()
+            && option("Threads").is_none_or(|v| v.trim() == "1")
+            && option("UCI_LimitStrength").is_none_or(|v| !v.trim().eq_ignore_ascii_case("true"))
+    }
+}
+
 /// The players of a match from their specifications (`conf=` resolved against the
 /// engines-file `entries`). A name already taken gets the options appended
 /// (`pvs Hash=1`), then a number.
