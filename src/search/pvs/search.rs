@@ -381,15 +381,7 @@ impl<'a> Worker<'a> {
         };
         // Step 4. Moves; without one, or on the hundredth reversible ply, the node is over.
         let moves = if ply == 0 {
-            let mut list = shakmaty::MoveList::new();
-            let excluded = &self.excluded;
-            list.extend(
-                self.root_moves
-                    .iter()
-                    .copied()
-                    .filter(|m| !excluded.contains(m)),
-            );
-            list
+            self.root_move_list()
         } else {
             pos.legal_moves()
         };
@@ -563,6 +555,20 @@ impl<'a> Worker<'a> {
             }
         }
         Some((best, best_move))
+    }
+
+    /// The root moves this line may play: those `searchmoves` allows, less the moves the
+    /// earlier lines of this iteration took.
+    fn root_move_list(&self) -> shakmaty::MoveList {
+        let mut list = shakmaty::MoveList::new();
+        let excluded = &self.excluded;
+        list.extend(
+            self.root_moves
+                .iter()
+                .copied()
+                .filter(|m| !excluded.contains(m)),
+        );
+        list
     }
 
     /// `info currmove` for the root move about to be searched, once the search has run
