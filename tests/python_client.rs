@@ -8,6 +8,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::process::Command;
+use std::sync::Mutex;
+
+/// The two tests run one at a time: the clock test plays 1+0.01 games, and on two cores a
+/// second engine process searching beside it would make its time losses the machine's.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 /// True when python-chess can be imported; otherwise says the test is skipped (and fails
 /// it where `SEARCHLIGHT_REQUIRE_PYTHON` is set).
@@ -28,6 +33,7 @@ fn python_chess_available() -> bool {
 
 #[test]
 fn python_chess_plays_legal_games_on_the_clock() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     if !python_chess_available() {
         return;
     }
@@ -61,6 +67,7 @@ fn python_chess_plays_legal_games_on_the_clock() {
 
 #[test]
 fn python_chess_gets_multipv_lines_wdl_and_a_limited_strength_game() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     if !python_chess_available() {
         return;
     }
