@@ -14,6 +14,7 @@ use shakmaty::{Chess, Position as _};
 use crate::board::Position;
 use crate::board::eval::classical::{self, PHASE_MAX, SCALE_MAX, Sink};
 use crate::board::eval::features::{self, COUNT};
+use crate::board::eval::wdl::sigmoid as logistic;
 use crate::board::exchange::{is_tactical, see};
 use crate::board::{Evaluator, Material};
 
@@ -83,7 +84,7 @@ impl Sink for Counts {
 }
 
 /// Parses one data line: `<FEN> | <score> | <result>`.
-pub(crate) fn parse_line(line: &str) -> Result<(Position, f32), String> {
+fn parse_line(line: &str) -> Result<(Position, f32), String> {
     let fields: Vec<&str> = line.split('|').map(str::trim).collect();
     let [fen, score, result] = fields[..] else {
         return Err(format!(
@@ -104,17 +105,20 @@ pub(crate) fn parse_line(line: &str) -> Result<(Position, f32), String> {
     Ok((pos, result))
 }
 
+/// Every data line as (position, White's result); blank lines skipped, the first
+/// malformed line an error.
+pub(crate) fn parse_lines(text: &str) -> Result<Vec<(Position, f32)>, DataError> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| parse_line(line).map_err(|why| DataError { line: i + 1, why }))
+        .collect()
+}
+
 /// Reads and traces the data; the first malformed line is an error. `weights` choose the
 /// endgame scale (which side counts as ahead).
 pub fn load(text: &str, weights: &Weights, threads: usize) -> Result<Data, DataError> {
-    let mut parsed = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let (pos, result) = parse_line(line).map_err(|why| DataError { line: i + 1, why })?;
-        parsed.push((pos, result));
-    }
+    let parsed = parse_lines(text)?;
     let traced = crate::pool::map(&parsed, threads, |(pos, result)| {
         let leaf = quiet_leaf(pos.chess());
         let mut counts = Counts([0; COUNT]);
@@ -228,7 +232,7 @@ impl Data {
 
 #[inline]
 fn sigmoid(k: f64, eval: f64) -> f64 {
-    1.0 / (1.0 + (-k * eval / 400.0).exp())
+    logistic(k * eval / 400.0)
 }
 
 /// The K that makes the weights predict the results best (golden-section search).

@@ -5,10 +5,11 @@
 
 use shakmaty::Position as _;
 
-use super::tune::{DataError, parse_line, quiet_leaf};
+use super::tune::{DataError, parse_lines, quiet_leaf};
 use crate::board::Evaluator;
 use crate::board::eval::WdlModel;
 use crate::board::eval::classical::{PHASE_MAX, phase};
+use crate::board::eval::wdl::sigmoid;
 
 /// One position: score from the side to move, phase fraction, and how the game ended for
 /// the side to move (1 win, 0 draw, −1 loss).
@@ -21,12 +22,7 @@ pub struct Sample {
 
 /// Reads `datagen` lines and scores their quiet leaves with `eval`.
 pub fn samples(text: &str, eval: &dyn Evaluator, threads: usize) -> Result<Vec<Sample>, DataError> {
-    let mut parsed = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if !line.trim().is_empty() {
-            parsed.push(parse_line(line).map_err(|why| DataError { line: i + 1, why })?);
-        }
-    }
+    let parsed = parse_lines(text)?;
     Ok(crate::pool::map(&parsed, threads, |(pos, white_result)| {
         let leaf = quiet_leaf(pos.chess());
         let white = leaf.turn().is_white();
@@ -102,8 +98,7 @@ pub fn fit(
 fn gradient(samples: &[Sample], model: &WdlModel) -> [f64; 4] {
     let mut g = [0.0; 4];
     for s in samples {
-        let a = model.a[0] + (model.a[1] - model.a[0]) * s.rho;
-        let b = model.b[0] + (model.b[1] - model.b[0]) * s.rho;
+        let (a, b) = model.at_phase(s.rho);
         let (u, w) = ((s.score - a) / b, (-s.score - a) / b);
         let (pw, pl) = (sigmoid(u), sigmoid(w));
         // d(pw)/da = -pw(1-pw)/b, d(pw)/db = -u·pw(1-pw)/b; the same for pl with w.
@@ -124,10 +119,6 @@ fn gradient(samples: &[Sample], model: &WdlModel) -> [f64; 4] {
     }
     let n = samples.len().max(1) as f64;
     g.map(|x| x / n)
-}
-
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 #[cfg(test)]

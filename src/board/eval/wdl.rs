@@ -32,10 +32,16 @@ impl WdlModel {
         }
     }
 
-    /// The three chances at score `s` and phase fraction `rho` (1 = every piece on).
-    pub fn chances(&self, s: f64, rho: f64) -> [f64; 3] {
+    /// `a` and `b` at phase fraction `rho` (1 = every piece on).
+    pub fn at_phase(&self, rho: f64) -> (f64, f64) {
         let a = self.a[0] + (self.a[1] - self.a[0]) * rho;
         let b = (self.b[0] + (self.b[1] - self.b[0]) * rho).max(1.0);
+        (a, b)
+    }
+
+    /// The three chances at score `s` and phase fraction `rho`.
+    pub fn chances(&self, s: f64, rho: f64) -> [f64; 3] {
+        let (a, b) = self.at_phase(rho);
         let win = sigmoid((s - a) / b);
         let loss = sigmoid((-s - a) / b);
         [win, (1.0 - win - loss).max(0.0), loss]
@@ -49,7 +55,9 @@ impl WdlModel {
     }
 }
 
-fn sigmoid(x: f64) -> f64 {
+/// The logistic function, shared with the tuner and the WDL fit.
+#[inline]
+pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 

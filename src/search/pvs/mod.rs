@@ -63,7 +63,6 @@ impl Backend for Pvs {
         let node_cap = skill.map_or(u64::MAX, |s| s.nodes);
         let (main, helpers) = self.heuristics.split_at_mut(1);
         let mut result = SearchResult::default();
-        let mut values = Vec::new();
         crossbeam::scope(|scope| {
             for (i, heuristics) in helpers.iter_mut().enumerate() {
                 scope.spawn(move |_| {
@@ -73,8 +72,9 @@ impl Backend for Pvs {
             let mut worker = Worker::new(req, tt, &mut main[0], 0, lines, node_cap);
             result = worker.iterate();
             if let Some(skill) = skill {
-                values = worker.lines().iter().map(|l| l.value).collect();
+                let values: Vec<_> = worker.lines().iter().map(|l| l.value).collect();
                 let pick = skill.choose(&values, &mut self.rng);
+                log::debug!("pvs: skill chose line {pick} of {values:?}");
                 if let Some(line) = worker.lines().get(pick) {
                     result.value = line.value;
                     result.best = line.pv.first().copied();
@@ -85,7 +85,6 @@ impl Backend for Pvs {
             req.control.finish();
         })
         .unwrap_or_else(|e| std::panic::resume_unwind(e));
-        log::debug!("pvs: root line values {values:?}");
         result.nodes = req.control.nodes();
         result
     }
