@@ -60,22 +60,110 @@ fn in_process_match_writes_a_pgn_python_chess_reads() {
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Event ").count(), 4);
     assert_eq!(terminations(&text).len(), 4);
+    if let Some(games) = python_read_back(&pgn, false) {
+        assert_eq!(games, 4);
+    }
+    let _ = std::fs::remove_file(&pgn);
+}
+
+/// Reads a PGN back with python-chess, replaying every game and checking `PlyCount` (and,
+/// with `chess960`, that python-chess sees a Chess960 game); the number of games, or None
+/// where python-chess is not installed.
+fn python_read_back(pgn: &std::path::Path, chess960: bool) -> Option<usize> {
     let script = format!(
-        "import chess.pgn\nf = open({:?})\nn = 0\nwhile True:\n    g = chess.pgn.read_game(f)\n    if g is None: break\n    assert not g.errors, g.errors\n    b = g.board()\n    for m in g.mainline_moves(): b.push(m)\n    assert int(g.headers['PlyCount']) == b.ply() - g.board().ply()\n    n += 1\nprint(n)\n",
-        pgn.to_str().unwrap()
+        "import chess.pgn\nf = open({:?})\nn = 0\nwhile True:\n    g = chess.pgn.read_game(f)\n    if g is None: break\n    assert not g.errors, g.errors\n    b = g.board()\n    assert b.chess960 == {}, g.headers\n    for m in g.mainline_moves(): b.push(m)\n    assert int(g.headers['PlyCount']) == b.ply() - g.board().ply()\n    n += 1\nprint(n)\n",
+        pgn.to_str().unwrap(),
+        if chess960 { "True" } else { "False" }
     );
     match Command::new("python3").args(["-c", &script]).output() {
         Ok(o) if o.status.success() => {
-            assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "4");
+            Some(String::from_utf8_lossy(&o.stdout).trim().parse().unwrap())
         }
         Ok(o) if String::from_utf8_lossy(&o.stderr).contains("No module named") => {
             println!("python-chess not installed: PGN read-back skipped");
+            None
         }
         Ok(o) => panic!(
             "python-chess rejected the PGN: {}",
             String::from_utf8_lossy(&o.stderr)
         ),
-        Err(_) => println!("python3 not found: PGN read-back skipped"),
+        Err(_) => {
+            println!("python3 not found: PGN read-back skipped");
+            None
+        }
+    }
+}
+
+#[test]
+fn a_pgn_with_zeros_comments_a_bom_and_a_chess960_game_opens_a_match() {
+    let pgn = temp("mixed.pgn");
+    let out = searchlight(&[
+        "--engine",
+        "pvs nodes=500",
+        "--engine",
+        "alphabeta nodes=500",
+        "--games",
+        "6",
+        "--openings",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings-mixed.pgn"),
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("3 positions"), "{stderr}");
+    assert!(
+        stderr.contains("the match is played as Chess960"),
+        "{stderr}"
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Variant \"fischerandom\"]").count(), 6);
+    // Each end position of the file opens two games (FEN tags as shakmaty writes them).
+    for fen in [
+        "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 w kq - 6 5",
+        "1b1nrkbr/p1pppppp/1n6/1p6/8/2N2q2/PPPPPBPP/QBN1RRK1 b kq - 3 4",
+        "qbnnrkbr/pppppp1p/6p1/8/8/6P1/PPPPPP1P/QBNNRKBR w KQkq - 0 2",
+    ] {
+        assert_eq!(
+            text.matches(&format!("[FEN \"{fen}\"]")).count(),
+            2,
+            "{fen}"
+        );
+    }
+    if let Some(games) = python_read_back(&pgn, true) {
+        assert_eq!(games, 6);
+    }
+    let _ = std::fs::remove_file(&pgn);
+}
+
+#[test]
+fn a_chess960_match_is_read_back_by_python_chess_as_chess960() {
+    let pgn = temp("960.pgn");
+    let out = searchlight(&[
+        "--variant",
+        "fischerandom",
+        "--engine",
+        "pvs nodes=1000",
+        "--engine",
+        "alphabeta depth=2",
+        "--games",
+        "10",
+        "--openings-order",
+        "random",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("10 Chess960 games"), "{stderr}");
+    assert!(
+        stderr.contains("the 960 Chess960 start positions"),
+        "{stderr}"
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Variant \"fischerandom\"]").count(), 10);
+    if let Some(games) = python_read_back(&pgn, true) {
+        assert_eq!(games, 10);
     }
     let _ = std::fs::remove_file(&pgn);
 }

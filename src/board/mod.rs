@@ -1,11 +1,13 @@
 //! Board layer: the position over shakmaty, the game record, the rules of the game's end,
 //! static evaluation and exchanges, position files, and perft.
 
+pub mod chess960;
 pub mod epd;
 pub mod eval;
 pub mod exchange;
 pub mod game;
 pub mod perft;
+pub mod pgn;
 pub mod position;
 pub mod rules;
 

@@ -40,8 +40,8 @@ pub struct DatagenArgs {
 }
 
 pub fn run(args: &DatagenArgs) -> ExitCode {
-    let (openings, source) = match openings::load(args.openings.as_deref()) {
-        Ok(o) => o,
+    let (openings, source) = match openings::load(args.openings.as_deref(), false) {
+        Ok(o) => (o.positions, o.source),
         Err(e) => return fail("datagen", e),
     };
     let threads = args

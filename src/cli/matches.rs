@@ -11,11 +11,21 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 
 use super::fail;
+use crate::matches::openings::Openings;
 use crate::matches::standings::{Sprt, Standings};
 use crate::matches::{
     Adjudication, GameSettings, INTERRUPT, engines_file, opening_order, openings, pairings,
     participants, pgn, run as play, schedule,
 };
+
+/// The rules the games are played under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Variant {
+    Standard,
+    /// Chess960: `UCI_Chess960` set on every player, castling written king-takes-rook.
+    #[value(alias = "chess960")]
+    Fischerandom,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OpeningsOrder {
@@ -42,9 +52,14 @@ pub struct MatchArgs {
     #[arg(long)]
     tc: Option<String>,
     /// Opening positions: EPD/FEN lines, or a .pgn file (each game's end position);
-    /// default: the balanced 8-ply set built into the binary; `startpos` for the start position only.
+    /// default: the balanced 8-ply set built into the binary (the 960 start positions
+    /// with `--variant fischerandom`); `startpos` for the start position only.
     #[arg(long)]
     openings: Option<String>,
+    /// `fischerandom` (alias `chess960`) plays Chess960; an opening file with a Chess960
+    /// position does too.
+    #[arg(long, value_enum, default_value_t = Variant::Standard)]
+    variant: Variant,
     #[arg(long, value_enum, default_value_t = OpeningsOrder::Sequential)]
     openings_order: OpeningsOrder,
     /// Seed of the random opening order.
@@ -107,7 +122,7 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         .ok()
         .and_then(|t| engines_file::parse(&t).ok())
         .unwrap_or_default();
-    let participants =
+    let mut participants =
         participants(&args.engines, global_tc, &entries).map_err(|e| e.to_string())?;
     let sprt = args
         .sprt
@@ -119,7 +134,23 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         return Err("--sprt needs exactly two players".into());
     }
     let settings = game_settings(args);
-    let (openings, source) = openings::load(args.openings.as_deref()).map_err(|e| e.to_string())?;
+    let Openings {
+        positions: openings,
+        source,
+        chess960,
+    } = openings::load(
+        args.openings.as_deref(),
+        args.variant == Variant::Fischerandom,
+    )
+    .map_err(|e| e.to_string())?;
+    if chess960 {
+        if args.variant == Variant::Standard {
+            eprintln!("{source} holds Chess960 positions: the match is played as Chess960");
+        }
+        for p in &mut participants {
+            p.spec.options.push(("UCI_Chess960".into(), "true".into()));
+        }
+    }
     if sprt.is_some() && openings.len() == 1 && participants.iter().all(|p| p.is_deterministic()) {
         return Err(format!(
             "--sprt with one opening ({source}) and players that search fixed nodes or depth: \
@@ -137,8 +168,9 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         .max(1);
     let mut pgn_file = open_pgn(args.pgnout.as_deref())?;
     eprintln!(
-        "{} games, {} pairing(s), openings: {source} ({} positions, {:?}), concurrency {concurrency}",
+        "{} {}games, {} pairing(s), openings: {source} ({} positions, {:?}), concurrency {concurrency}",
         jobs.len(),
+        if chess960 { "Chess960 " } else { "" },
         pairs.len(),
         openings.len(),
         args.openings_order

@@ -9,7 +9,6 @@ use shakmaty::Position as _;
 use shakmaty::san::SanPlus;
 
 use super::{GameRecord, Outcome};
-use crate::board::Position;
 
 /// The PGN result token.
 pub fn result_token(outcome: Outcome) -> &'static str {
@@ -68,8 +67,14 @@ pub fn render(game: &GameRecord, event: &str, date: &str) -> String {
         tag("WhiteTimeControl", &game.white_tc);
         tag("BlackTimeControl", &game.black_tc);
     }
+    let chess960 = game.start.mode() == CastlingMode::Chess960;
+    if chess960 {
+        // cutechess-cli's spelling, the one it reads back; python-chess reads it too
+        // (lichess's "Chess960" is unknown to cutechess).
+        tag("Variant", "fischerandom");
+    }
     let fen = game.start.fen();
-    if fen != shakmaty::fen::Fen::default().to_string() {
+    if chess960 || fen != shakmaty::fen::Fen::default().to_string() {
         tag("SetUp", "1");
         tag("FEN", &fen);
     }
@@ -109,91 +114,11 @@ pub fn render(game: &GameRecord, event: &str, date: &str) -> String {
     s
 }
 
-/// The end positions of the games of a PGN file (`[FEN]` or the start position, then the
-/// main line; comments, variations, NAGs and move numbers are skipped): an opening set.
-pub fn read_openings(text: &str) -> Result<Vec<Position>, String> {
-    let mut openings = Vec::new();
-    let mut current: Option<Position> = None;
-    let mut in_comment = false;
-    let mut depth = 0usize;
-    for line in text.lines() {
-        let trimmed = line.trim();
-        if !in_comment && depth == 0 && trimmed.starts_with('[') {
-            if let Some(fen) = trimmed
-                .strip_prefix("[FEN \"")
-                .and_then(|r| r.strip_suffix("\"]"))
-            {
-                current = Some(
-                    Position::from_fen(fen, CastlingMode::Standard).map_err(|e| e.to_string())?,
-                );
-            }
-            continue;
-        }
-        if trimmed.starts_with('%') {
-            continue;
-        }
-        let spaced = line
-            .replace('{', " { ")
-            .replace('}', " } ")
-            .replace('(', " ( ")
-            .replace(')', " ) ");
-        for token in spaced.split_whitespace() {
-            if in_comment {
-                in_comment = token != "}";
-                continue;
-            }
-            match token {
-                "{" => in_comment = true,
-                "(" => depth += 1,
-                ")" => depth = depth.saturating_sub(1),
-                _ if depth > 0 => {}
-                ";" => break,
-                "1-0" | "0-1" | "1/2-1/2" | "*" => {
-                    openings.push(current.take().unwrap_or_default());
-                }
-                _ if token.starts_with('$') => {}
-                _ => {
-                    let san = token
-                        .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
-                        .trim_end_matches(['!', '?']);
-                    if san.is_empty() {
-                        continue;
-                    }
-                    let pos = current.get_or_insert_with(Position::startpos);
-                    let m = SanPlus::from_ascii(san.as_bytes())
-                        .map_err(|e| format!("'{san}': {e}"))?
-                        .san
-                        .to_move(pos.chess())
-                        .map_err(|e| format!("'{san}': {e}"))?;
-                    *pos = pos.play(m);
-                }
-            }
-        }
-    }
-    if let Some(pos) = current {
-        openings.push(pos);
-    }
-    Ok(openings)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Position;
     use crate::matches::PlayedMove;
-
-    #[test]
-    fn pgn_openings_are_the_games_end_positions() {
-        let text = "[Event \"a\"]\n\n1. e4 {main} e5 (1... c5 2. Nf3) 2. Nf3! $1 Nc6?! *\n\n\
-                    [FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 Kd7 1/2-1/2\n";
-        let openings = read_openings(text).unwrap();
-        assert_eq!(openings.len(), 2);
-        assert_eq!(
-            openings[0].fen(),
-            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
-        );
-        assert_eq!(openings[1].fen(), "8/3k4/8/8/4P3/8/8/4K3 w - - 1 2");
-        assert!(read_openings("1. e5 *").is_err());
-    }
 
     #[test]
     fn dates_are_civil() {
