@@ -14,8 +14,8 @@ use super::fail;
 use crate::matches::openings::Openings;
 use crate::matches::standings::{Sprt, Standings};
 use crate::matches::{
-    Adjudication, GameSettings, INTERRUPT, engines_file, opening_order, openings, pairings,
-    participants, pgn, run as play, schedule,
+    Adjudication, GameSettings, INTERRUPT, Job, Participant, engines_file, opening_order, openings,
+    pairings, participants, pgn, run as play, schedule,
 };
 
 /// The rules the games are played under.
@@ -108,7 +108,17 @@ fn adjudication(pair: Option<&[i32]>) -> Option<(u32, i32)> {
     pair.map(|v| (v[0].max(1) as u32, v[1]))
 }
 
-fn run_match(args: &MatchArgs) -> Result<(), String> {
+/// What a match plays, settled before the first game.
+struct Plan {
+    participants: Vec<Participant>,
+    openings: Openings,
+    sprt: Option<Sprt>,
+    pairs: Vec<(usize, usize)>,
+    jobs: Vec<Job>,
+}
+
+/// The players, openings, SPRT and schedule the arguments ask for, or why they cannot be.
+fn plan(args: &MatchArgs) -> Result<Plan, String> {
     if args.engines.len() < 2 {
         return Err("a match needs at least two --engine".into());
     }
@@ -133,46 +143,68 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     if sprt.is_some() && participants.len() != 2 {
         return Err("--sprt needs exactly two players".into());
     }
-    let settings = game_settings(args);
-    let Openings {
-        positions: openings,
-        source,
-        chess960,
-    } = openings::load(
+    let openings = openings::load(
         args.openings.as_deref(),
         args.variant == Variant::Fischerandom,
     )
     .map_err(|e| e.to_string())?;
-    if chess960 {
+    if openings.chess960 {
         if args.variant == Variant::Standard {
-            eprintln!("{source} holds Chess960 positions: the match is played as Chess960");
+            eprintln!(
+                "{} holds Chess960 positions: the match is played as Chess960",
+                openings.source
+            );
         }
         for p in &mut participants {
             p.spec.options.push(("UCI_Chess960".into(), "true".into()));
         }
     }
-    if sprt.is_some() && openings.len() == 1 && participants.iter().all(|p| p.is_deterministic()) {
+    if sprt.is_some()
+        && openings.positions.len() == 1
+        && participants.iter().all(|p| p.is_deterministic())
+    {
         return Err(format!(
-            "--sprt with one opening ({source}) and players that search fixed nodes or depth: \
+            "--sprt with one opening ({}) and players that search fixed nodes or depth: \
              every game pair would repeat the first, so the test would count one result many \
-             times; give more openings or a clock"
+             times; give more openings or a clock",
+            openings.source
         ));
     }
     let random = args.openings_order == OpeningsOrder::Random;
-    let order = opening_order(openings.len(), random, args.seed);
+    let order = opening_order(openings.positions.len(), random, args.seed);
     let pairs = pairings(participants.len(), args.gauntlet);
     let jobs = schedule(&pairs, args.games, &order);
+    Ok(Plan {
+        participants,
+        openings,
+        sprt,
+        pairs,
+        jobs,
+    })
+}
+
+fn run_match(args: &MatchArgs) -> Result<(), String> {
+    let plan = plan(args)?;
+    let settings = game_settings(args);
     let concurrency = args
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     let mut pgn_file = open_pgn(args.pgnout.as_deref())?;
+    let Plan {
+        participants,
+        openings,
+        sprt,
+        pairs,
+        jobs,
+    } = plan;
     eprintln!(
-        "{} {}games, {} pairing(s), openings: {source} ({} positions, {:?}), concurrency {concurrency}",
+        "{} {}games, {} pairing(s), openings: {} ({} positions, {:?}), concurrency {concurrency}",
         jobs.len(),
-        if chess960 { "Chess960 " } else { "" },
+        if openings.chess960 { "Chess960 " } else { "" },
         pairs.len(),
-        openings.len(),
+        openings.source,
+        openings.positions.len(),
         args.openings_order
     );
     for p in &participants {
@@ -196,7 +228,7 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     play(
         &jobs,
         &participants,
-        &openings,
+        &openings.positions,
         &settings,
         concurrency,
         |finished| {
@@ -225,23 +257,24 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     if let Some(e) = write_error {
         eprintln!("warning: writing the PGN failed: {e}");
     }
-    println!(
-        "\n{} games in {:.1} s",
-        st.done,
-        started.elapsed().as_secs_f64()
-    );
-    print!("\n{}", st.pairing_table(&names));
+    report(args, &st, &names, started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// The tables on stdout after the match.
+fn report(args: &MatchArgs, st: &Standings, names: &[String], seconds: f64) {
+    println!("\n{} games in {seconds:.1} s", st.done);
+    print!("\n{}", st.pairing_table(names));
     if let Some(warning) = st.repeated_warning() {
         eprintln!("{warning}");
         println!("\nrepeated games: {} of {}", st.repeated, st.done);
     }
-    if participants.len() > 2 {
-        print!("\n{}", st.rating_table(&names));
+    if names.len() > 2 {
+        print!("\n{}", st.rating_table(names));
     }
     if let Some(path) = &args.pgnout {
         println!("PGN: {path}");
     }
-    Ok(())
 }
 
 fn game_settings(args: &MatchArgs) -> GameSettings {
