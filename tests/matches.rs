@@ -29,11 +29,22 @@ fn has_python() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// PGN Termination tags in file order.
-fn terminations(pgn: &str) -> Vec<String> {
-    pgn.lines()
-        .filter_map(|l| l.strip_prefix("[Termination \""))
-        .map(|l| l.trim_end_matches("\"]").to_string())
+/// Per game in file order: the PGN `Termination` tag and the detail, the comment just
+/// before the result.
+fn terminations(pgn: &str) -> Vec<(String, String)> {
+    pgn.split("[Event ")
+        .skip(1)
+        .map(|game| {
+            let tag = game
+                .lines()
+                .find_map(|l| l.strip_prefix("[Termination \""))
+                .unwrap()
+                .trim_end_matches("\"]")
+                .to_string();
+            let end = game.rfind('}').unwrap();
+            let start = game[..end].rfind('{').unwrap();
+            (tag, game[start + 1..end].to_string())
+        })
         .collect()
 }
 
@@ -170,7 +181,7 @@ fn a_chess960_match_is_read_back_by_python_chess_as_chess960() {
 
 /// Plays `games` games of the fake engine in `mode` against pvs and checks every game
 /// ends with `reason`.
-fn fake_forfeits(mode: &str, reason: &str, games: &str, fake_limit: &str) {
+fn fake_forfeits(mode: &str, reason: (&str, &str), games: &str, fake_limit: &str) {
     if !has_python() {
         println!("python3 not found: fake engine test skipped");
         return;
@@ -199,8 +210,8 @@ fn fake_forfeits(mode: &str, reason: &str, games: &str, fake_limit: &str) {
     let text = std::fs::read_to_string(&pgn).unwrap();
     let reasons = terminations(&text);
     assert_eq!(reasons.len(), games.parse::<usize>().unwrap(), "{text}");
-    for r in &reasons {
-        assert_eq!(r, reason, "{text}");
+    for (tag, detail) in &reasons {
+        assert_eq!((tag.as_str(), detail.as_str()), reason, "{text}");
     }
     // The fake lost every game.
     assert!(stdout.contains(&format!("0-0-{games}")), "{stdout}");
@@ -216,22 +227,37 @@ fn fake_forfeits(mode: &str, reason: &str, games: &str, fake_limit: &str) {
 
 #[test]
 fn a_crashing_engine_forfeits_every_game() {
-    fake_forfeits("crash", "engine crashed", "4", "nodes=100");
+    fake_forfeits("crash", ("abandoned", "engine crashed"), "4", "nodes=100");
 }
 
 #[test]
 fn a_hanging_engine_loses_on_time() {
-    fake_forfeits("hang", "time forfeit (no answer)", "2", "tc=0.5+0");
+    fake_forfeits(
+        "hang",
+        ("time forfeit", "time forfeit (no answer)"),
+        "2",
+        "tc=0.5+0",
+    );
 }
 
 #[test]
 fn an_illegal_move_forfeits() {
-    fake_forfeits("illegal", "illegal move e2e5", "4", "nodes=100");
+    fake_forfeits(
+        "illegal",
+        ("rules infraction", "illegal move e2e5"),
+        "4",
+        "nodes=100",
+    );
 }
 
 #[test]
 fn garbage_forfeits() {
-    fake_forfeits("garbage", "illegal move xyzzy", "2", "nodes=100");
+    fake_forfeits(
+        "garbage",
+        ("rules infraction", "illegal move xyzzy"),
+        "2",
+        "nodes=100",
+    );
 }
 
 #[test]

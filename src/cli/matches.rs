@@ -14,8 +14,8 @@ use super::fail;
 use crate::matches::openings::Openings;
 use crate::matches::standings::{Sprt, Standings};
 use crate::matches::{
-    Adjudication, GameSettings, INTERRUPT, Job, Participant, engines_file, opening_order, openings,
-    pairings, participants, pgn, run as play, schedule,
+    Adjudication, Draw, GameSettings, INTERRUPT, Job, Participant, Resign, engines_file,
+    opening_order, openings, pairings, participants, pgn, run as play, schedule,
 };
 
 /// The rules the games are played under.
@@ -71,14 +71,15 @@ pub struct MatchArgs {
     /// Append each finished game to this PGN file.
     #[arg(long)]
     pgnout: Option<String>,
-    /// Adjudicate a win when both engines see one side CP centipawns behind for MOVES
-    /// moves each.
-    #[arg(long, num_args = 2, value_names = ["MOVES", "CP"])]
-    resign: Option<Vec<i32>>,
-    /// Adjudicate a draw when both engines see the score within CP of 0 for MOVES moves
-    /// each.
-    #[arg(long, num_args = 2, value_names = ["MOVES", "CP"])]
-    draw: Option<Vec<i32>>,
+    /// Adjudicate a loss, as cutechess-cli and fastchess do: `movecount=N score=CP
+    /// [twosided=true]` (a side's engine sees it CP behind for N of its moves; twosided: the
+    /// opponent's engine agrees), or the short form `MOVES CP` (two-sided).
+    #[arg(long, num_args = 1..=3, value_name = "KEY=VALUE", allow_negative_numbers = true)]
+    resign: Option<Vec<String>>,
+    /// Adjudicate a draw: `movenumber=N movecount=N score=CP` (both engines see the score
+    /// within CP of 0 for N moves each, after move `movenumber`), or `MOVES CP`.
+    #[arg(long, num_args = 1..=3, value_name = "KEY=VALUE", allow_negative_numbers = true)]
+    draw: Option<Vec<String>>,
     /// Stop when the SPRT decides (two players): `elo0=0 elo1=5 alpha=0.05 beta=0.05`.
     #[arg(long, num_args = 0..=4, value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
@@ -101,11 +102,6 @@ pub fn run(args: &MatchArgs) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail("match", e),
     }
-}
-
-/// Adjudication `MOVES CP` pairs as clap gives them.
-fn adjudication(pair: Option<&[i32]>) -> Option<(u32, i32)> {
-    pair.map(|v| (v[0].max(1) as u32, v[1]))
 }
 
 /// What a match plays, settled before the first game.
@@ -184,8 +180,8 @@ fn plan(args: &MatchArgs) -> Result<Plan, String> {
 }
 
 fn run_match(args: &MatchArgs) -> Result<(), String> {
+    let settings = game_settings(args)?;
     let plan = plan(args)?;
-    let settings = game_settings(args);
     let concurrency = args
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -277,15 +273,15 @@ fn report(args: &MatchArgs, st: &Standings, names: &[String], seconds: f64) {
     }
 }
 
-fn game_settings(args: &MatchArgs) -> GameSettings {
-    GameSettings {
+fn game_settings(args: &MatchArgs) -> Result<GameSettings, String> {
+    Ok(GameSettings {
         adjudication: Adjudication {
-            resign: adjudication(args.resign.as_deref()),
-            draw: adjudication(args.draw.as_deref()),
+            resign: args.resign.as_deref().map(Resign::parse).transpose()?,
+            draw: args.draw.as_deref().map(Draw::parse).transpose()?,
         },
         grace: Duration::from_millis(args.timemargin),
         hang: Duration::from_secs(args.hang.max(1)),
-    }
+    })
 }
 
 /// The PGN file games are appended to, if one is asked for.

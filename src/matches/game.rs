@@ -85,8 +85,28 @@ impl Termination {
     }
 }
 
+impl Termination {
+    /// The PGN standard's `Termination` value (the detail goes in a comment).
+    pub fn pgn_value(&self) -> &'static str {
+        match self {
+            Termination::Rules(_) => "normal",
+            Termination::AdjudicatedWin | Termination::AdjudicatedDraw => "adjudication",
+            Termination::TimeForfeit { .. } | Termination::NoAnswer { clock: true, .. } => {
+                "time forfeit"
+            }
+            Termination::Failed(ThinkError::Illegal(_)) => "rules infraction",
+            Termination::NoAnswer { clock: false, .. }
+            | Termination::Failed(_)
+            | Termination::NewGameFailed(_)
+            | Termination::StartFailed(_)
+            | Termination::BothFailedToStart(_) => "abandoned",
+            Termination::Interrupted => "unterminated",
+        }
+    }
+}
+
 impl fmt::Display for Termination {
-    /// As the PGN's `Termination` tag shows it.
+    /// The detail, as the PGN comment after the last move and the summary show it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Termination::Rules(t) => f.write_str(match t {
@@ -138,28 +158,168 @@ pub struct GameRecord {
     pub black_tc: String,
 }
 
+/// Resign adjudication (cutechess-cli's and fastchess's `-resign`): a side loses when its
+/// engine has seen itself at least `cp` behind for `moves` of its moves in a row — and,
+/// `two_sided`, the opponent's engine has seen it as far ahead for as long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resign {
+    pub moves: u32,
+    pub cp: i32,
+    pub two_sided: bool,
+}
+
+/// Draw adjudication (`-draw`): both engines have seen the score within `cp` of 0 for
+/// `moves` moves each, and the game has lasted at least `after` moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Draw {
+    pub after: u32,
+    pub moves: u32,
+    pub cp: i32,
+}
+
 /// Score adjudication.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Adjudication {
-    /// `(moves, cp)`: both engines see one side at least `cp` behind for `moves` moves each.
-    pub resign: Option<(u32, i32)>,
-    /// `(moves, cp)`: both engines see the score within `cp` of 0 for `moves` moves each.
-    pub draw: Option<(u32, i32)>,
+    pub resign: Option<Resign>,
+    pub draw: Option<Draw>,
+}
+
+impl Resign {
+    /// `movecount=N score=CP [twosided=true|false]` (the cutechess-cli form, one-sided
+    /// unless told) or `N CP` (the short form: two-sided).
+    pub fn parse(words: &[String]) -> Result<Self, String> {
+        if let Some((moves, cp)) = short_form(words) {
+            return Ok(Resign {
+                moves,
+                cp,
+                two_sided: true,
+            });
+        }
+        let mut r = Resign {
+            moves: 0,
+            cp: 0,
+            two_sided: false,
+        };
+        for (key, value) in key_values(words, "--resign")? {
+            match key {
+                "movecount" => r.moves = number(key, value)?,
+                "score" => r.cp = number(key, value)?,
+                "twosided" => r.two_sided = boolean(key, value)?,
+                _ => {
+                    return Err(format!(
+                        "--resign: unknown key '{key}' (movecount, score, twosided)"
+                    ));
+                }
+            }
+        }
+        if r.moves == 0 || r.cp <= 0 {
+            return Err("--resign needs movecount=N and score=CP, both above 0".into());
+        }
+        Ok(r)
+    }
+}
+
+impl Draw {
+    /// `movenumber=N movecount=N score=CP` (the cutechess-cli form) or `N CP` (the short
+    /// form: from the first move).
+    pub fn parse(words: &[String]) -> Result<Self, String> {
+        if let Some((moves, cp)) = short_form(words) {
+            return Ok(Draw {
+                after: 0,
+                moves,
+                cp,
+            });
+        }
+        let mut d = Draw {
+            after: 0,
+            moves: 0,
+            cp: -1,
+        };
+        for (key, value) in key_values(words, "--draw")? {
+            match key {
+                "movenumber" => d.after = number(key, value)?,
+                "movecount" => d.moves = number(key, value)?,
+                "score" => d.cp = number(key, value)?,
+                _ => {
+                    return Err(format!(
+                        "--draw: unknown key '{key}' (movenumber, movecount, score)"
+                    ));
+                }
+            }
+        }
+        if d.moves == 0 || d.cp < 0 {
+            return Err("--draw needs movecount=N (above 0) and score=CP".into());
+        }
+        Ok(d)
+    }
+}
+
+/// `MOVES CP`, two plain numbers (moves at least 1), if that is what the words are.
+fn short_form(words: &[String]) -> Option<(u32, i32)> {
+    match words {
+        [moves, cp] => {
+            let moves: i64 = moves.trim().parse().ok()?;
+            let cp: i32 = cp.trim().parse().ok()?;
+            Some((moves.clamp(1, i64::from(u32::MAX)) as u32, cp))
+        }
+        _ => None,
+    }
+}
+
+fn key_values<'a>(words: &'a [String], flag: &str) -> Result<Vec<(&'a str, &'a str)>, String> {
+    words
+        .iter()
+        .map(|w| {
+            w.split_once('=').ok_or_else(|| {
+                format!("{flag}: '{w}' is neither KEY=VALUE nor the short form MOVES CP")
+            })
+        })
+        .collect()
+}
+
+fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
+    value
+        .trim()
+        .parse()
+        .map_err(|_| format!("{key}={value}: not a number"))
+}
+
+fn boolean(key: &str, value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("{key}={value}: true or false")),
+    }
 }
 
 impl Adjudication {
-    /// The verdict on the White-view scores of the plies so far, if any.
-    fn verdict(&self, scores: &[Option<i32>]) -> Option<(Outcome, Termination)> {
-        if let Some((moves, cp)) = self.resign {
-            if streak(scores, moves, |s| s >= cp) {
-                return Some((Outcome::WhiteWins, Termination::AdjudicatedWin));
-            }
-            if streak(scores, moves, |s| s <= -cp) {
-                return Some((Outcome::BlackWins, Termination::AdjudicatedWin));
+    /// The verdict on the White-view scores of the plies so far (the last one played by
+    /// `last_mover`), if any.
+    fn verdict(&self, scores: &[Option<i32>], last_mover: Color) -> Option<(Outcome, Termination)> {
+        if let Some(r) = self.resign {
+            for loser in [Color::White, Color::Black] {
+                // The loser's own plies: the last ply's, or the one before.
+                let own = usize::from(loser != last_mover);
+                let behind = |s: i32| {
+                    if loser == Color::White {
+                        s <= -r.cp
+                    } else {
+                        s >= r.cp
+                    }
+                };
+                if every_other(scores, own, r.moves, behind)
+                    && (!r.two_sided || every_other(scores, 1 - own, r.moves, behind))
+                {
+                    return Some((Outcome::win(!loser), Termination::AdjudicatedWin));
+                }
             }
         }
         match self.draw {
-            Some((moves, cp)) if streak(scores, moves, |s| s.abs() <= cp) => {
+            Some(d)
+                if scores.len() / 2 >= d.after as usize
+                    && every_other(scores, 0, d.moves, |s| s.abs() <= d.cp)
+                    && every_other(scores, 1, d.moves, |s| s.abs() <= d.cp) =>
+            {
                 Some((Outcome::Draw, Termination::AdjudicatedDraw))
             }
             _ => None,
@@ -167,13 +327,18 @@ impl Adjudication {
     }
 }
 
-/// True when the last `2 * moves` plies all have a White-view score satisfying `test`.
-fn streak(scores: &[Option<i32>], moves: u32, test: impl Fn(i32) -> bool) -> bool {
-    let plies = 2 * moves as usize;
-    scores.len() >= plies
-        && scores[scores.len() - plies..]
-            .iter()
-            .all(|s| s.is_some_and(&test))
+/// True when the last `moves` plies of one side — counting back from `skip` plies before
+/// the end, every other ply — all have a White-view score satisfying `test`.
+fn every_other(
+    scores: &[Option<i32>],
+    skip: usize,
+    moves: u32,
+    test: impl Fn(i32) -> bool,
+) -> bool {
+    (0..moves as usize).all(|k| {
+        let back = skip + 2 * k;
+        back < scores.len() && scores[scores.len() - 1 - back].is_some_and(&test)
+    })
 }
 
 /// Settings of a game beyond the players.
@@ -362,7 +527,7 @@ pub fn play_game(
             comment,
         });
         game.push(thought.best);
-        if let Some(verdict) = settings.adjudication.verdict(&scores) {
+        if let Some(verdict) = settings.adjudication.verdict(&scores, side) {
             break verdict;
         }
     };
@@ -381,23 +546,72 @@ mod tests {
         assert_eq!(score_text(UciScore::Cp(35)), "+0.35");
         assert_eq!(score_text(UciScore::Cp(-120)), "-1.20");
         assert_eq!(score_text(UciScore::Mate(-3)), "-M3");
+        // White-view scores; the last ply was White's.
         let s = [Some(10), Some(-700), Some(-800), Some(-900), Some(-750)];
-        assert!(streak(&s, 2, |v| v <= -600));
-        assert!(!streak(&s, 3, |v| v <= -600));
-        assert!(!streak(&[None, Some(0)], 1, |v| v.abs() <= 5));
+        assert!(every_other(&s, 0, 2, |v| v <= -600));
+        assert!(every_other(&s, 1, 2, |v| v <= -600));
+        assert!(!every_other(&s, 0, 3, |v| v <= -600));
+        assert!(!every_other(&[None, Some(0)], 1, 1, |v| v.abs() <= 5));
+        let words = |t: &str| t.split_whitespace().map(String::from).collect::<Vec<_>>();
         let adj = Adjudication {
-            resign: Some((2, 600)),
-            draw: Some((1, 5)),
+            resign: Some(Resign::parse(&words("2 600")).unwrap()),
+            draw: Some(Draw::parse(&words("1 5")).unwrap()),
         };
         assert_eq!(
-            adj.verdict(&s),
+            adj.verdict(&s, Color::White),
             Some((Outcome::BlackWins, Termination::AdjudicatedWin))
         );
         assert_eq!(
-            adj.verdict(&[Some(3), Some(-2)]),
+            adj.verdict(&[Some(3), Some(-2)], Color::Black),
             Some((Outcome::Draw, Termination::AdjudicatedDraw))
         );
-        assert_eq!(adj.verdict(&[Some(3), Some(-200)]), None);
+        assert_eq!(adj.verdict(&[Some(3), Some(-200)], Color::Black), None);
+        // One-sided: White's own engine gave up; Black's engine (-100) did not agree.
+        let one_sided = Adjudication {
+            resign: Some(Resign::parse(&words("movecount=2 score=600")).unwrap()),
+            draw: None,
+        };
+        let t = [Some(-700), Some(-100), Some(-650)];
+        assert_eq!(
+            one_sided.verdict(&t, Color::White),
+            Some((Outcome::BlackWins, Termination::AdjudicatedWin))
+        );
+        assert_eq!(adj.verdict(&t, Color::White), None);
+        // Draws wait for `movenumber`.
+        let late = Adjudication {
+            resign: None,
+            draw: Some(Draw::parse(&words("movenumber=2 movecount=1 score=5")).unwrap()),
+        };
+        assert_eq!(late.verdict(&[Some(0), Some(0)], Color::Black), None);
+        assert!(late.verdict(&[Some(0); 4], Color::Black).is_some());
+    }
+
+    #[test]
+    fn the_cutechess_forms_and_the_short_forms_agree() {
+        let words = |t: &str| t.split_whitespace().map(String::from).collect::<Vec<_>>();
+        assert_eq!(
+            Resign::parse(&words("movecount=3 score=400 twosided=true")),
+            Resign::parse(&words("3 400"))
+        );
+        assert_eq!(
+            Draw::parse(&words("movenumber=0 movecount=8 score=10")),
+            Draw::parse(&words("8 10"))
+        );
+        assert!(
+            !Resign::parse(&words("movecount=3 score=400"))
+                .unwrap()
+                .two_sided
+        );
+        for bad in [
+            "movecount=3",
+            "movecount=x score=4",
+            "3",
+            "foo=1 score=3 movecount=2",
+            "3 400 5",
+        ] {
+            assert!(Resign::parse(&words(bad)).is_err(), "{bad}");
+        }
+        assert!(Draw::parse(&words("movenumber=40 score=10")).is_err());
     }
 
     #[test]
@@ -405,12 +619,23 @@ mod tests {
         let illegal = Termination::Failed(ThinkError::Illegal("e2e5".into()));
         assert_eq!(illegal.to_string(), "illegal move e2e5");
         assert_eq!(illegal.kind(), "illegal move");
+        assert_eq!(illegal.pgn_value(), "rules infraction");
+        assert_eq!(
+            Termination::Rules(Terminal::Stalemate).pgn_value(),
+            "normal"
+        );
+        assert_eq!(Termination::AdjudicatedDraw.pgn_value(), "adjudication");
+        assert_eq!(
+            Termination::Failed(ThinkError::Crashed).pgn_value(),
+            "abandoned"
+        );
         let silent = Termination::NoAnswer {
             clock: true,
             waited: Duration::from_secs(1),
         };
         assert_eq!(silent.to_string(), "time forfeit (no answer)");
         assert_eq!(silent.kind(), "time forfeit");
+        assert_eq!(silent.pgn_value(), "time forfeit");
         let start = Termination::StartFailed("cannot start 'x'".into());
         assert_eq!(start.kind(), "engine failed");
         assert_eq!(
@@ -432,8 +657,16 @@ mod tests {
         };
         let settings = GameSettings {
             adjudication: Adjudication {
-                resign: Some((3, 500)),
-                draw: Some((10, 5)),
+                resign: Some(Resign {
+                    moves: 3,
+                    cp: 500,
+                    two_sided: true,
+                }),
+                draw: Some(Draw {
+                    after: 0,
+                    moves: 10,
+                    cp: 5,
+                }),
             },
             grace: Duration::from_millis(100),
             hang: Duration::from_secs(10),

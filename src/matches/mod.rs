@@ -19,7 +19,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use shakmaty::Color;
 
-pub use game::{Adjudication, GameRecord, GameSettings, Outcome, PlayedMove, Termination};
+pub use game::{
+    Adjudication, Draw, GameRecord, GameSettings, Outcome, PlayedMove, Resign, Termination,
+};
 pub use limits::{PlayerLimits, TimeControl};
 use player::Player;
 use spec::EngineSpec;

@@ -1,5 +1,6 @@
 //! PGN export of finished games: the seven-tag roster, time control, the opening as
-//! `SetUp`/`FEN`, the termination reason, SAN moves with `{score/depth time}` comments.
+//! `SetUp`/`FEN`, the standard `Termination` value with the detail in a comment after the
+//! last move, SAN moves with `{score/depth time}` comments.
 
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -78,7 +79,7 @@ pub fn render(game: &GameRecord, event: &str, date: &str) -> String {
         tag("SetUp", "1");
         tag("FEN", &fen);
     }
-    tag("Termination", &game.termination.to_string());
+    tag("Termination", game.termination.pgn_value());
     tag("PlyCount", &game.moves.len().to_string());
     s.push('\n');
 
@@ -96,6 +97,8 @@ pub fn render(game: &GameRecord, event: &str, date: &str) -> String {
             tokens.push(format!("{{{}}}", played.comment));
         }
     }
+    // The standard tag says what kind of end; the comment says which.
+    tokens.push(format!("{{{}}}", game.termination));
     tokens.push(result.to_string());
     let mut line = String::new();
     for t in tokens {
@@ -159,8 +162,11 @@ mod tests {
         assert!(text.contains("[Black \"b \\\"q\\\"\"]"), "{text}");
         assert!(text.contains("[SetUp \"1\"]"));
         assert!(text.contains("[PlyCount \"2\"]"));
+        assert!(text.contains("[Termination \"adjudication\"]"));
         assert!(
-            text.contains("1... e5 {+0.10/5 0.01s} 2. Nf3 {+0.10/5 0.01s} 1/2-1/2"),
+            text.contains(
+                "1... e5 {+0.10/5 0.01s} 2. Nf3 {+0.10/5 0.01s} {adjudication: draw} 1/2-1/2"
+            ),
             "{text}"
         );
     }
