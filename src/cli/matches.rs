@@ -80,8 +80,10 @@ pub struct MatchArgs {
     /// within CP of 0 for N moves each, after move `movenumber`), or `MOVES CP`.
     #[arg(long, num_args = 1..=3, value_name = "KEY=VALUE", allow_negative_numbers = true)]
     draw: Option<Vec<String>>,
-    /// Stop when the SPRT decides (two players): `elo0=0 elo1=5 alpha=0.05 beta=0.05`.
-    #[arg(long, num_args = 0..=4, value_name = "KEY=VALUE")]
+    /// Stop when the SPRT decides (two players): `elo0=0 elo1=5 alpha=0.05 beta=0.05
+    /// model=logistic` (or `model=normalized`: the bounds in normalized Elo, as fastchess
+    /// and fishtest take them).
+    #[arg(long, num_args = 0..=5, value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
     /// Milliseconds an external engine may exceed its clock before it loses on time.
     #[arg(long, default_value_t = 200)]

@@ -7,15 +7,16 @@ use std::hash::{Hash, Hasher};
 
 use super::Finished;
 use super::spec::SpecError;
-use super::stats::{Tally, bradley_terry, sprt_bounds};
+use super::stats::{EloModel, Tally, bradley_terry, sprt_bounds};
 
-/// SPRT parameters (logistic Elo).
+/// SPRT parameters: the bounds in logistic or normalized Elo.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sprt {
     pub elo0: f64,
     pub elo1: f64,
     pub alpha: f64,
     pub beta: f64,
+    pub model: EloModel,
 }
 
 impl Default for Sprt {
@@ -25,6 +26,7 @@ impl Default for Sprt {
             elo1: 5.0,
             alpha: 0.05,
             beta: 0.05,
+            model: EloModel::Logistic,
         }
     }
 }
@@ -42,7 +44,8 @@ pub struct Decision {
 }
 
 impl Sprt {
-    /// `elo0=0 elo1=5 alpha=0.05 beta=0.05`, any subset, defaults for the rest.
+    /// `elo0=0 elo1=5 alpha=0.05 beta=0.05 model=logistic|normalized`, any subset,
+    /// defaults for the rest.
     pub fn parse(words: &[String]) -> Result<Self, SpecError> {
         let bad = |what: String| SpecError::Limit(format!("--sprt: {what}"));
         let mut s = Sprt::default();
@@ -50,6 +53,14 @@ impl Sprt {
             let (k, v) = w
                 .split_once('=')
                 .ok_or_else(|| bad(format!("'{w}' is not key=value")))?;
+            if k == "model" {
+                s.model = match v {
+                    "logistic" => EloModel::Logistic,
+                    "normalized" => EloModel::Normalized,
+                    _ => return Err(bad(format!("model '{v}': logistic or normalized"))),
+                };
+                continue;
+            }
             let v: f64 = v.parse().map_err(|_| bad(format!("bad number in '{w}'")))?;
             match k {
                 "elo0" => s.elo0 = v,
@@ -73,7 +84,7 @@ impl Sprt {
 
     /// The decision the tally calls for, if it calls for one.
     pub fn decide(&self, tally: &Tally, game: usize) -> Option<Decision> {
-        let llr = tally.llr(self.elo0, self.elo1);
+        let llr = tally.llr(self.model, self.elo0, self.elo1);
         let (lo, hi) = self.bounds();
         (llr >= hi || llr <= lo).then_some(Decision {
             h1: llr >= hi,
@@ -209,14 +220,14 @@ impl Standings {
 
     pub fn pairing_table(&self, names: &[String]) -> String {
         let mut s = String::from(
-            "| pairing | games | W-D-L | score | Elo ± 95% | LOS | pentanomial 0-½-1-1½-2 |\n|---|---:|---|---:|---|---:|---|\n",
+            "| pairing | games | W-D-L | score | Elo ± 95% | nElo ± 95% | LOS | pentanomial 0-½-1-1½-2 |\n|---|---:|---|---:|---|---|---:|---|\n",
         );
         for (i, &(a, b)) in self.pairings.iter().enumerate() {
             let t = self.tallies[i];
             let penta: Vec<String> = t.penta.iter().map(u32::to_string).collect();
             let _ = writeln!(
                 s,
-                "| {} vs {} | {} | {}-{}-{} | {:.1}% | {} | {:.1}% | {} |",
+                "| {} vs {} | {} | {}-{}-{} | {:.1}% | {} | {} | {:.1}% | {} |",
                 names[a],
                 names[b],
                 t.games(),
@@ -225,6 +236,7 @@ impl Standings {
                 t.losses,
                 100.0 * t.score(),
                 elo_text(&t),
+                nelo_text(&t),
                 100.0 * t.los(),
                 penta.join("-")
             );
@@ -248,12 +260,13 @@ impl Standings {
                 .map_or("no decision yet".into(), |d| d.to_string());
             let _ = writeln!(
                 s,
-                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} (bounds {lo:.3}, {hi:.3}) over {units} {unit}; {verdict}",
+                "SPRT elo0={} elo1={} alpha={} beta={} model={}: LLR {:.3} (bounds {lo:.3}, {hi:.3}) over {units} {unit}; {verdict}",
                 sprt.elo0,
                 sprt.elo1,
                 sprt.alpha,
                 sprt.beta,
-                t.llr(sprt.elo0, sprt.elo1),
+                sprt.model.name(),
+                t.llr(sprt.model, sprt.elo0, sprt.elo1),
             );
         }
         s
@@ -323,6 +336,16 @@ pub fn elo_text(t: &Tally) -> String {
         "+inf".into()
     } else if t.games() > 0 && t.losses == t.games() {
         "-inf".into()
+    } else {
+        format!("{} ± {:.1}", signed(e.elo), e.margin())
+    }
+}
+
+/// `nElo ± margin`; `-` where the results have no spread (every game alike).
+pub fn nelo_text(t: &Tally) -> String {
+    let e = t.nelo();
+    if e == Default::default() {
+        "-".into()
     } else {
         format!("{} ± {:.1}", signed(e.elo), e.margin())
     }
@@ -437,6 +460,26 @@ mod tests {
         assert!(Sprt::parse(&["elo0=5".into(), "elo1=1".into()]).is_err());
         assert!(Sprt::parse(&["alpha=2".into()]).is_err());
         assert!(Sprt::parse(&["x".into()]).is_err());
+        let normalized = Sprt::parse(&["model=normalized".into(), "elo1=10".into()]).unwrap();
+        assert_eq!(normalized.model, EloModel::Normalized);
+        assert!(Sprt::parse(&["model=bayesian".into()]).is_err());
+        // The same lopsided match decides in normalized Elo too, and the table says so.
+        let mut st = Standings::new(2, pairings(2, false), Some(normalized));
+        for job in &jobs {
+            let outcome = match (job.pair % 2, job.white == 0) {
+                (0, true) => Outcome::WhiteWins,
+                (0, false) => Outcome::BlackWins,
+                _ => Outcome::Draw,
+            };
+            let mate = Termination::Rules(crate::board::Terminal::Checkmate);
+            if !st.add(&finished(*job, outcome, mate)) {
+                break;
+            }
+        }
+        assert!(st.decision.unwrap().h1);
+        let table = st.pairing_table(&["a".into(), "b".into()]);
+        assert!(table.contains("model=normalized: LLR"), "{table}");
+        assert!(table.contains("| nElo ± 95% |"), "{table}");
     }
 
     #[test]

@@ -7,6 +7,12 @@
 //! it): `LLR = n (s1 - s0) (2 m - s0 - s1) / (2 v)` with `m`, `v` the sample mean and
 //! variance of the score per unit — per game pair (pentanomial) when pairs are complete,
 //! per game (trinomial) otherwise — and `s0`, `s1` the expected scores at `elo0`, `elo1`.
+//!
+//! Normalized Elo (M. Van den Bergh's, as fishtest and fastchess use it) measures the score
+//! in standard deviations instead: `t = (m - 1/2) / sigma`, `nElo = t * 800 / ln 10` per game,
+//! or `t / sqrt 2 * 800 / ln 10` with `sigma` per game pair, so that both agree when games are
+//! independent. Its SPRT, in the same normal approximation, is
+//! `LLR = n (t1 - t0) (2 t - t0 - t1) / 2` with `t0`, `t1` the bounds in that unit.
 
 /// The 97.5% quantile of the standard normal distribution.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -84,8 +90,41 @@ impl Tally {
         los(self.wins, self.losses)
     }
 
-    /// The GSPRT log-likelihood ratio for H1 (`elo1`) against H0 (`elo0`).
-    pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
+    /// The GSPRT log-likelihood ratio for H1 (`elo1`) against H0 (`elo0`), in the model's
+    /// unit of Elo.
+    pub fn llr(&self, model: EloModel, elo0: f64, elo1: f64) -> f64 {
+        let Some(u) = self.units() else {
+            return 0.0;
+        };
+        match model {
+            EloModel::Logistic => {
+                let s0 = score_from_elo(elo0);
+                let s1 = score_from_elo(elo1);
+                u.n * (s1 - s0) * (2.0 * u.mean - s0 - s1) / (2.0 * u.var)
+            }
+            EloModel::Normalized => {
+                let (t0, t1) = (u.t_of_nelo(elo0), u.t_of_nelo(elo1));
+                u.n * (t1 - t0) * (2.0 * u.t() - t0 - t1) / 2.0
+            }
+        }
+    }
+
+    /// Normalized Elo with its 95% interval (zero with no spread in the results).
+    pub fn nelo(&self) -> Estimate {
+        let Some(u) = self.units() else {
+            return Estimate::default();
+        };
+        let margin = Z95 / u.n.sqrt();
+        Estimate {
+            elo: u.nelo_of_t(u.t()),
+            low: u.nelo_of_t(u.t() - margin),
+            high: u.nelo_of_t(u.t() + margin),
+        }
+    }
+
+    /// The score per unit: per game pair when pairs are complete, per game otherwise;
+    /// None without games or without spread.
+    fn units(&self) -> Option<Units> {
         let (n, mean, var) = if self.pairs() > 0 {
             let n = f64::from(self.pairs());
             let points = [0.0, 0.25, 0.5, 0.75, 1.0];
@@ -107,7 +146,7 @@ impl Tally {
         } else {
             let n = f64::from(self.games());
             if n == 0.0 {
-                return 0.0;
+                return None;
             }
             let s = self.score();
             let var = (f64::from(self.wins) * (1.0 - s).powi(2)
@@ -116,12 +155,64 @@ impl Tally {
                 / n;
             (n, s, var)
         };
-        if var <= 0.0 {
-            return 0.0;
+        (var > 0.0).then_some(Units {
+            n,
+            mean,
+            var,
+            pairs: self.pairs() > 0,
+        })
+    }
+}
+
+/// The unit of Elo an SPRT's bounds are given in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum EloModel {
+    /// Logistic Elo: the score's Elo on the logistic curve.
+    #[default]
+    Logistic,
+    /// Normalized Elo: the score's distance from 1/2 in standard deviations.
+    Normalized,
+}
+
+impl EloModel {
+    pub fn name(self) -> &'static str {
+        match self {
+            EloModel::Logistic => "logistic",
+            EloModel::Normalized => "normalized",
         }
-        let s0 = score_from_elo(elo0);
-        let s1 = score_from_elo(elo1);
-        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+}
+
+/// Sample statistics of the score per unit (game or game pair).
+struct Units {
+    n: f64,
+    mean: f64,
+    var: f64,
+    pairs: bool,
+}
+
+impl Units {
+    /// `(m - 1/2) / sigma`.
+    fn t(&self) -> f64 {
+        (self.mean - 0.5) / self.var.sqrt()
+    }
+
+    /// `800 / ln 10` per game; a pair's `t` is `sqrt 2` times a game's.
+    fn scale(&self) -> f64 {
+        let per_game = 800.0 / std::f64::consts::LN_10;
+        if self.pairs {
+            per_game / std::f64::consts::SQRT_2
+        } else {
+            per_game
+        }
+    }
+
+    fn nelo_of_t(&self, t: f64) -> f64 {
+        t * self.scale()
+    }
+
+    fn t_of_nelo(&self, nelo: f64) -> f64 {
+        nelo / self.scale()
     }
 }
 
@@ -287,25 +378,51 @@ mod tests {
 
     #[test]
     fn sprt_bounds_and_llr_sign() {
+        const L: EloModel = EloModel::Logistic;
         let (lo, hi) = sprt_bounds(0.05, 0.05);
         assert!((lo + 2.944_438_979).abs() < 1e-6);
         assert!((hi - 2.944_438_979).abs() < 1e-6);
         // A strong result favours H1, a weak one H0; no information gives 0.
-        assert!(tally(60, 20, 20).llr(0.0, 5.0) > 0.0);
-        assert!(tally(20, 20, 60).llr(0.0, 5.0) < 0.0);
-        assert_eq!(tally(0, 10, 0).llr(0.0, 5.0), 0.0);
+        assert!(tally(60, 20, 20).llr(L, 0.0, 5.0) > 0.0);
+        assert!(tally(20, 20, 60).llr(L, 0.0, 5.0) < 0.0);
+        assert_eq!(tally(0, 10, 0).llr(L, 0.0, 5.0), 0.0);
         // Normal approximation, trinomial: n (s1-s0)(2m-s0-s1) / (2 var).
         let t = tally(60, 20, 20);
         let (s0, s1) = (0.5, score_from_elo(5.0));
         let expected = 100.0 * (s1 - s0) * (1.4 - s0 - s1) / (2.0 * 0.16);
-        assert!((t.llr(0.0, 5.0) - expected).abs() < 1e-9);
+        assert!((t.llr(L, 0.0, 5.0) - expected).abs() < 1e-9);
         // Pairs take over when present.
         let mut p = t;
         p.penta = [0, 0, 10, 10, 10];
         let pm = (0.5 * 10.0 + 0.75 * 10.0 + 10.0) / 30.0;
         let pv = ((0.5f64 - pm).powi(2) + (0.75f64 - pm).powi(2) + (1.0f64 - pm).powi(2)) / 3.0;
         let expected = 30.0 * (s1 - s0) * (2.0 * pm - s0 - s1) / (2.0 * pv);
-        assert!((p.llr(0.0, 5.0) - expected).abs() < 1e-9);
+        assert!((p.llr(L, 0.0, 5.0) - expected).abs() < 1e-9);
+    }
+
+    #[test]
+    fn normalized_elo_and_its_sprt() {
+        const N: EloModel = EloModel::Normalized;
+        // 300-450-250: m = 0.525, var = 0.136875 per game; by hand t = 0.0675727, nElo =
+        // t * 800 / ln 10 = 23.477, LLR(0, 5) = 1000 (t1 - t0)(2t - t0 - t1) / 2 = 0.8689.
+        let t = tally(300, 450, 250);
+        assert!((t.nelo().elo - 23.477).abs() < 0.01, "{:?}", t.nelo());
+        assert!(
+            (t.llr(N, 0.0, 5.0) - 0.8689).abs() < 1e-3,
+            "{}",
+            t.llr(N, 0.0, 5.0)
+        );
+        assert!(t.llr(N, 0.0, 5.0) > 0.0 && tally(250, 450, 300).llr(N, 0.0, 5.0) < 0.0);
+        // 95% interval: t +- 1.96 / sqrt(n).
+        let width = 1.959_964 / 1000f64.sqrt() * 800.0 / std::f64::consts::LN_10;
+        assert!((t.nelo().high - t.nelo().elo - width).abs() < 0.01);
+        // Pairs of independent games with the same per-game odds: the pentanomial counts
+        // are the convolution (l^2, 2ld, 2wl + d^2, 2wd, w^2), and nElo comes out the same.
+        let mut p = t;
+        p.penta = [625, 2250, 3525, 2700, 900];
+        assert!((p.nelo().elo - 23.477).abs() < 0.05, "{:?}", p.nelo());
+        assert_eq!(tally(0, 10, 0).llr(N, 0.0, 5.0), 0.0);
+        assert_eq!(tally(0, 10, 0).nelo(), Estimate::default());
     }
 
     #[test]
