@@ -346,3 +346,86 @@ fn repeated_games_are_reported_and_a_deterministic_sprt_on_one_opening_is_refuse
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--sprt with one opening"));
 }
+
+#[test]
+fn the_json_report_holds_what_the_table_prints() {
+    let path = temp("match.json");
+    let out = searchlight(&[
+        "--engine",
+        "pvs nodes=400",
+        "--engine",
+        "alphabeta nodes=400",
+        "--games",
+        "8",
+        "--sprt",
+        "elo0=0",
+        "elo1=20",
+        "model=normalized",
+        "--json",
+        path.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for key in [
+        "event",
+        "variant",
+        "openings",
+        "players",
+        "scheduled",
+        "finished",
+        "interrupted",
+        "seconds",
+        "pairings",
+        "terminations",
+        "repeated_games",
+        "sprt",
+        "ratings",
+        "games",
+    ] {
+        assert!(v.get(key).is_some(), "no {key} in {v}");
+    }
+    assert_eq!(v["variant"], "standard");
+    assert_eq!(v["players"][0]["name"], "pvs");
+    assert_eq!(v["players"][1]["limits"], "nodes=400");
+    let finished = v["finished"].as_u64().unwrap();
+    assert_eq!(v["games"].as_array().unwrap().len() as u64, finished);
+    let terminations: u64 = v["terminations"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(terminations, finished);
+    // The pairing row of the table, number for number.
+    let p = &v["pairings"][0];
+    let row = format!(
+        "| pvs vs alphabeta | {} | {}-{}-{} | {:.1}% |",
+        p["games"],
+        p["wins"],
+        p["draws"],
+        p["losses"],
+        100.0 * p["score"].as_f64().unwrap()
+    );
+    assert!(stdout.contains(&row), "{row} not in\n{stdout}");
+    let penta: Vec<String> = p["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    assert!(
+        stdout.contains(&format!("| {} |", penta.join("-"))),
+        "{stdout}"
+    );
+    let sprt = &v["sprt"];
+    assert_eq!(sprt["model"], "normalized");
+    let llr = format!("LLR {:.3} (bounds", sprt["llr"].as_f64().unwrap());
+    assert!(stdout.contains(&llr), "{llr} not in\n{stdout}");
+    for g in v["games"].as_array().unwrap() {
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(&g["result"].as_str().unwrap()));
+        assert!(g["plies"].as_u64().unwrap() > 0);
+    }
+    let _ = std::fs::remove_file(&path);
+}

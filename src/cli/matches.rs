@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 
 use super::fail;
+use crate::matches::json::{self, GameEntry, MatchInfo};
 use crate::matches::openings::Openings;
 use crate::matches::standings::{Sprt, Standings};
 use crate::matches::{
@@ -71,6 +72,10 @@ pub struct MatchArgs {
     /// Append each finished game to this PGN file.
     #[arg(long)]
     pgnout: Option<String>,
+    /// Write the results as JSON (players, pairings with W-D-L, Elo, nElo, LOS,
+    /// pentanomial, the SPRT, terminations, every game), kept up to date during the match.
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
     /// Adjudicate a loss, as cutechess-cli and fastchess do: `movecount=N score=CP
     /// [twosided=true]` (a side's engine sees it CP behind for N of its moves; twosided: the
     /// opponent's engine agrees), or the short form `MOVES CP` (two-sided).
@@ -223,6 +228,24 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     let tty = std::io::stderr().is_terminal();
     let started = Instant::now();
     let mut write_error: Option<String> = None;
+    let mut entries: Vec<GameEntry> = Vec::new();
+    let mut json_written = Instant::now();
+    let info = |seconds: f64| MatchInfo {
+        event: &args.event,
+        variant: if openings.chess960 {
+            "fischerandom"
+        } else {
+            "standard"
+        },
+        openings: &openings.source,
+        players: participants
+            .iter()
+            .map(|p| (p.name.clone(), p.limits.describe()))
+            .collect(),
+        scheduled: jobs.len(),
+        seconds,
+        interrupted: INTERRUPT.load(Ordering::Relaxed),
+    };
     play(
         &jobs,
         &participants,
@@ -237,6 +260,23 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
                 }
             }
             let go_on = st.add(&finished);
+            entries.push(GameEntry::of(&finished));
+            // Rewritten at most once a second, so a long match does not spend its time
+            // writing; the last write after the match has every game.
+            if let Some(path) = &args.json
+                && json_written.elapsed() >= Duration::from_secs(1)
+            {
+                let value = json::render(
+                    &info(started.elapsed().as_secs_f64()),
+                    &st,
+                    &names,
+                    &entries,
+                );
+                if let Err(e) = json::write(path, &value) {
+                    write_error = Some(format!("{path}: {e}"));
+                }
+                json_written = Instant::now();
+            }
             let line = st.progress_line(&finished, &names, jobs.len());
             if tty {
                 eprint!("\r\x1b[K{line}");
@@ -253,9 +293,15 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         eprintln!("interrupted after {} finished games", st.done);
     }
     if let Some(e) = write_error {
-        eprintln!("warning: writing the PGN failed: {e}");
+        eprintln!("warning: writing the PGN or JSON failed: {e}");
     }
-    report(args, &st, &names, started.elapsed().as_secs_f64());
+    let seconds = started.elapsed().as_secs_f64();
+    report(args, &st, &names, seconds);
+    if let Some(path) = &args.json {
+        json::write(path, &json::render(&info(seconds), &st, &names, &entries))
+            .map_err(|e| format!("{path}: {e}"))?;
+        println!("JSON: {path}");
+    }
     Ok(())
 }
 

@@ -5,6 +5,7 @@
 
 pub mod engines_file;
 pub mod game;
+pub mod json;
 pub mod limits;
 pub mod openings;
 pub mod pgn;

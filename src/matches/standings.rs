@@ -194,6 +194,11 @@ impl Standings {
         self.decision.is_none()
     }
 
+    /// The SPRT the match runs, if any.
+    pub fn sprt(&self) -> Option<Sprt> {
+        self.sprt
+    }
+
     /// Per player: games played and points scored.
     pub fn totals(&self, player: usize) -> (u32, f64) {
         (
