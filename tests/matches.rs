@@ -429,3 +429,91 @@ fn the_json_report_holds_what_the_table_prints() {
     }
     let _ = std::fs::remove_file(&path);
 }
+
+/// The games of a PGN by round, comments (which hold thinking times) removed.
+fn games_by_round(pgn: &str) -> std::collections::BTreeMap<u32, String> {
+    pgn.split("[Event ")
+        .skip(1)
+        .map(|game| {
+            let round = game
+                .lines()
+                .find_map(|l| l.strip_prefix("[Round \""))
+                .unwrap()
+                .trim_end_matches("\"]")
+                .parse()
+                .unwrap();
+            let mut text = String::new();
+            let mut depth = 0;
+            for c in game.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ if depth == 0 => text.push(c),
+                    _ => {}
+                }
+            }
+            (round, text)
+        })
+        .collect()
+}
+
+#[test]
+fn cutechess_adjudication_flags_and_the_short_forms_play_the_same_match() {
+    let run = |flags: &[&str], name: &str| {
+        let (pgn, json) = (temp(&format!("{name}.pgn")), temp(&format!("{name}.json")));
+        let mut args = vec![
+            "--engine",
+            "pvs nodes=1000",
+            "--engine",
+            "mtdf nodes=1000",
+            "--games",
+            "20",
+            "--concurrency",
+            "2",
+            "--pgnout",
+            pgn.to_str().unwrap(),
+            "--json",
+            json.to_str().unwrap(),
+        ];
+        args.extend_from_slice(flags);
+        let out = searchlight(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        report.as_object_mut().unwrap().remove("seconds");
+        let games = report["games"].as_array_mut().unwrap();
+        games.sort_by_key(|g| g["round"].as_str().unwrap().parse::<u32>().unwrap());
+        let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+        let _ = std::fs::remove_file(&pgn);
+        let _ = std::fs::remove_file(&json);
+        (games_by_round(&pgn_text), report)
+    };
+    let cutechess = run(
+        &[
+            "--resign",
+            "movecount=3",
+            "score=400",
+            "twosided=true",
+            "--draw",
+            "movenumber=0",
+            "movecount=6",
+            "score=10",
+        ],
+        "cute",
+    );
+    let short = run(&["--resign", "3", "400", "--draw", "6", "10"], "short");
+    assert_eq!(cutechess.0.len(), 20);
+    assert!(
+        cutechess.1["terminations"]
+            .as_object()
+            .unwrap()
+            .contains_key("adjudication: resign"),
+        "{}",
+        cutechess.1
+    );
+    assert_eq!(cutechess, short);
+}
