@@ -158,7 +158,11 @@ fn summary(results: &[(usize, Analysis)], max_level: u8) {
     eprintln!("\n{} positions analysed; share at risk:", results.len());
     for k in trap_generate::levels(max_level) {
         let at = results.iter().filter(|(_, a)| a.at_risk_within(k)).count();
-        eprintln!("  level <= {k}: {at:>5} ({:.1}%)", 100.0 * at as f64 / n);
+        let lost = results.iter().filter(|(_, a)| a.lost_within(k)).count();
+        eprintln!(
+            "  level <= {k}: {at:>5} ({:.1}%), of which {lost} lost (every move a trap)",
+            100.0 * at as f64 / n
+        );
     }
     let mut times: Vec<Duration> = results.iter().map(|(_, a)| a.time).collect();
     times.sort();
@@ -199,8 +203,9 @@ fn print_checks(report: &CheckReport, args: &TrapsArgs) {
         }
     }
     eprintln!(
-        "\nfell into a trap, of {} positions at risk (budget {}):",
-        report.at_risk, args.budget
+        "\nfell into a trap, of {} positions at risk with a safe move (budget {}); \
+         {} lost positions (every move a trap) not counted:",
+        report.at_risk, args.budget, report.lost
     );
     for (name, n) in &report.fell {
         eprintln!("  {name:<14} {n:>4}");

@@ -36,7 +36,10 @@ pub struct Check {
 #[derive(Debug, Clone, Default)]
 pub struct CheckReport {
     pub checks: Vec<Check>,
+    /// Positions at risk with a safe move: the ones a backend can fail in.
     pub at_risk: usize,
+    /// Positions where every move is a trap: not checked, since no choice avoids the mate.
+    pub lost: usize,
     pub fell: Vec<(String, usize)>,
 }
 
@@ -92,6 +95,10 @@ pub fn check_backends(
         let Some(trap) = analysis.traps.first() else {
             continue;
         };
+        if analysis.lost {
+            report.lost += 1;
+            continue;
+        }
         report.at_risk += 1;
         let game = Game::new((*pos).clone());
         for (i, (name, engine)) in engines.iter_mut().enumerate() {
@@ -154,5 +161,27 @@ mod tests {
         assert!(
             check_backends(&results, &[(1, &pos)], &["nope".into()], &Limits::depth(1)).is_err()
         );
+    }
+
+    #[test]
+    fn a_lost_position_is_not_a_fall() {
+        // Black's one legal move, Kb8, allows Rh8#: the position is lost, not a mistake
+        // waiting to happen.
+        let fen = "k7/8/1K6/8/8/8/8/7R b - - 0 1";
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let analysis = analyse(&pos, 3);
+        assert!(analysis.lost, "{:?}", analysis.traps);
+        assert!(analysis.lost_within(3) && !analysis.lost_within(0));
+        let results = vec![(1, analysis)];
+        let report = check_backends(
+            &results,
+            &[(1, &pos)],
+            &["alphabeta".into()],
+            &Limits::depth(3),
+        )
+        .unwrap();
+        assert_eq!((report.at_risk, report.lost), (0, 1));
+        assert_eq!(report.fell, [("alphabeta".to_string(), 0)]);
+        assert!(report.checks.is_empty());
     }
 }

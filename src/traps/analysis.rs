@@ -36,6 +36,9 @@ pub struct Analysis {
     pub traps: Vec<TrapMove>,
     /// The shallowest level of any trap move.
     pub shallowest: Option<u8>,
+    /// Every legal move is a trap: the position is lost (within `max_level`), and choosing
+    /// among the traps — the longest resistance — is no mistake.
+    pub lost: bool,
     pub nodes: u64,
     #[serde(serialize_with = "millis")]
     pub time: Duration,
@@ -53,6 +56,12 @@ impl Analysis {
     /// At risk at level `k` or below.
     pub fn at_risk_within(&self, k: u8) -> bool {
         self.shallowest.is_some_and(|l| l <= k)
+    }
+
+    /// Lost at level `k` or below: every legal move is a trap of level `k` or less.
+    pub fn lost_within(&self, k: u8) -> bool {
+        self.legal_moves > 0
+            && self.traps.iter().filter(|t| t.level <= k).count() == self.legal_moves
     }
 }
 
@@ -86,6 +95,7 @@ pub fn analyse(pos: &Position, max_level: u8) -> Analysis {
         max_level,
         legal_moves: moves.len(),
         shallowest: traps.first().map(|t| t.level),
+        lost: !moves.is_empty() && traps.len() == moves.len(),
         traps,
         nodes: prover.nodes,
         time: start.elapsed(),
@@ -125,6 +135,10 @@ pub fn table(results: &[(usize, Analysis)]) -> String {
     let mut s = String::new();
     for (line, a) in results {
         let status = match a.shallowest {
+            Some(_) if a.lost => format!(
+                "LOST (every move walks into a mate within {} plies)",
+                a.traps.last().map_or(0, |t| t.level)
+            ),
             Some(l) => format!("AT RISK (shallowest level {l})"),
             None => format!("safe up to level {}", a.max_level),
         };
