@@ -146,3 +146,61 @@ fn traps_at_levels_3_and_5_are_confirmed_by_brute_force() {
         assert!(!mates_within(&after, level - 2), "{fen} {mv}");
     }
 }
+
+#[test]
+fn traps_in_the_games_of_a_pgn_file() {
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_searchlight"))
+            .args([
+                "traps",
+                "--pgn",
+                "tests/data/traps-games.pgn",
+                "--max-level",
+                "1",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (table, stderr) = run(&["--threads", "2"]);
+    // The broken game is reported with its number and move, and skipped.
+    assert!(stderr.contains("game 3: move 2. Ke3"), "{stderr}");
+    assert!(
+        table.contains("game 1 (a - b), ply 3: g4 walks into a level-1 trap (1 of 19 moves are traps); punished: Qh4#"),
+        "{table}"
+    );
+    assert!(
+        table.contains("game 2 (c - d), ply 3: g4 walks into a level-1 trap"),
+        "{table}"
+    );
+    assert!(table.contains("not punished"), "{table}");
+    // Game 4's Kb8 is forced (the position is lost), so it is no fall.
+    assert!(!table.contains("game 4"), "{table}");
+    assert!(
+        table.contains("3 games, 10 positions; a player walked into a trap in 2 games (66.7%): 2 trap moves played, 1 punished"),
+        "{table}"
+    );
+    let (csv, _) = run(&[
+        "--format", "csv", "--skip", "1", "--take", "1", "--plies", "3,4",
+    ]);
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 3, "{csv}");
+    assert!(rows[0].starts_with("game,ply,fen,"));
+    assert!(
+        rows[1].starts_with("2,3,") && rows[1].contains(",g4,1,false,"),
+        "{csv}"
+    );
+    let (json, _) = run(&["--format", "json", "--take", "1"]);
+    let game: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    assert_eq!(game["plies"].as_array().unwrap().len(), 4);
+    assert_eq!(game["plies"][2]["played_level"], 1);
+}

@@ -6,6 +6,7 @@ pub mod datagen;
 pub mod epd;
 pub mod matches;
 pub mod perft;
+pub mod trap_games;
 pub mod traps;
 pub mod trees;
 pub mod tune;

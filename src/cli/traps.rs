@@ -26,17 +26,31 @@ pub struct TrapsArgs {
     #[command(subcommand)]
     pub command: Option<TrapsCommand>,
     /// One position.
-    #[arg(long, conflicts_with = "epd")]
+    #[arg(long, conflicts_with_all = ["epd", "pgn"])]
     pub fen: Option<String>,
     /// An EPD (or FEN-per-line) file.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "pgn")]
     pub epd: Option<String>,
+    /// A PGN file: the position before every move of every game (or the plies of
+    /// --plies), whether the move played walked into a trap and whether it was punished.
+    #[arg(long)]
+    pub pgn: Option<String>,
+    /// With --pgn: only the positions before these moves (1-based plies: 1 is White's
+    /// first move).
+    #[arg(long, value_delimiter = ',', requires = "pgn")]
+    pub plies: Vec<usize>,
+    /// With --pgn: skip the first N games (to cut a file into shards).
+    #[arg(long, default_value_t = 0, requires = "pgn")]
+    pub skip: usize,
+    /// With --pgn: analyse at most M games.
+    #[arg(long, requires = "pgn")]
+    pub take: Option<usize>,
     /// Deepest trap level (odd plies of the opponent's forced mate).
     #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(1..=15))]
     pub max_level: u8,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// Worker threads for a file (one position each).
+    /// Worker threads for a file (one position each; one game each with --pgn).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// For every position at risk: the move each of these backends chooses under the same
@@ -83,6 +97,18 @@ pub fn run(args: &TrapsArgs) -> ExitCode {
         return match generate(g) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail("traps generate", e),
+        };
+    }
+    if let Some(path) = &args.pgn {
+        if !args.check_backends.is_empty() {
+            return fail(
+                "traps",
+                "--check-backends works on --fen or --epd, not --pgn",
+            );
+        }
+        return match super::trap_games::run(args, path) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail("traps", e),
         };
     }
     let positions = match read_positions(args) {
@@ -145,7 +171,7 @@ fn read_positions(args: &TrapsArgs) -> Result<Vec<(usize, Position)>, String> {
             }
             Ok(out)
         }
-        (None, None) => Err("give --fen FEN or --epd FILE".into()),
+        (None, None) => Err("give --fen FEN, --epd FILE or --pgn FILE".into()),
     }
 }
 

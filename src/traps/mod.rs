@@ -3,6 +3,7 @@
 //! force checkmate within k plies, proven exactly.
 
 pub mod analysis;
+pub mod games;
 pub mod mate;
 
 pub use analysis::{Analysis, TrapMove, analyse, analyse_all, csv, table};

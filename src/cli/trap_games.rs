@@ -1,0 +1,114 @@
+//! `searchlight traps --pgn FILE`: the traps of real games, read as a stream (bounded
+//! memory whatever the file's size), analysed in batches on `--threads` workers, one game
+//! each, and printed in file order as each batch is done.
+
+use std::fs::File;
+use std::io::{BufReader, IsTerminal};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::traps::{Format, TrapsArgs};
+use crate::board::pgn::{PgnGame, PgnReader};
+use crate::traps::games::{CSV_HEADER, GameReport, Summary, analyse_game, csv_rows, falls_text};
+
+/// Games read ahead per worker: enough to keep every worker busy, few enough that a
+/// million-game file never sits in memory.
+const BATCH_PER_THREAD: usize = 4;
+
+pub fn run(args: &TrapsArgs, path: &str) -> Result<(), String> {
+    let file = File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let plies = args.plies.clone();
+    let wanted = move |ply: usize| plies.is_empty() || plies.contains(&ply);
+    let threads = args.threads.max(1);
+    let bar = spinner();
+    let started = Instant::now();
+    let mut summary = Summary::default();
+    let mut games = PgnReader::new(BufReader::new(file))
+        .skip(args.skip)
+        .take(args.take.unwrap_or(usize::MAX));
+    if args.format == Format::Csv {
+        println!("{CSV_HEADER}");
+    }
+    loop {
+        let mut batch: Vec<PgnGame> = Vec::new();
+        for game in games.by_ref() {
+            match game {
+                Ok(g) => batch.push(g),
+                Err(e) => bar.suspend(|| eprintln!("traps: {path}: {e}; skipped")),
+            }
+            if batch.len() == threads * BATCH_PER_THREAD {
+                break;
+            }
+        }
+        if batch.is_empty() {
+            break;
+        }
+        for report in analyse_batch(&batch, args.max_level, threads, &wanted) {
+            summary.add(&report, args.max_level);
+            bar.suspend(|| print_game(&report, args.format));
+        }
+        let seconds = started.elapsed().as_secs_f64().max(1e-9);
+        bar.set_position(summary.games as u64);
+        bar.set_message(format!(
+            "{:.2} games/s, {:.1} positions/s",
+            summary.games as f64 / seconds,
+            summary.positions as f64 / seconds
+        ));
+    }
+    bar.finish_and_clear();
+    if args.format == Format::Table {
+        print!("\n{}", summary.table());
+    } else {
+        eprint!("\n{}", summary.table());
+    }
+    Ok(())
+}
+
+/// The reports of a batch, in the batch's order.
+fn analyse_batch(
+    batch: &[PgnGame],
+    max_level: u8,
+    threads: usize,
+    wanted: &(impl Fn(usize) -> bool + Sync),
+) -> Vec<GameReport> {
+    let mut reports: Vec<(usize, GameReport)> = Vec::with_capacity(batch.len());
+    crate::pool::run(
+        batch.len(),
+        threads,
+        || (),
+        |(), i| (i, analyse_game(&batch[i], max_level, wanted)),
+        |_, r| {
+            reports.push(r);
+            true
+        },
+    );
+    reports.sort_by_key(|(i, _)| *i);
+    reports.into_iter().map(|(_, r)| r).collect()
+}
+
+fn print_game(report: &GameReport, format: Format) {
+    match format {
+        Format::Table => print!("{}", falls_text(report)),
+        Format::Csv => print!("{}", csv_rows(report)),
+        // One JSON object per game and line (JSON Lines), so the output streams too.
+        Format::Json => match serde_json::to_string(report) {
+            Ok(s) => println!("{s}"),
+            Err(e) => eprintln!("traps: {e}"),
+        },
+    }
+}
+
+/// Games done, their rate and the positions' rate; hidden when stderr is not a terminal.
+fn spinner() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {pos} games {msg} {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}

@@ -1,0 +1,314 @@
+//! Traps in real games: the positions of a game analysed ply by ply — which moves were
+//! traps, whether the move played was one, and whether the opponent then found the mate —
+//! and the summary over many games (positions at risk by ply and level, games in which a
+//! player walked into a trap, how often the trap was punished).
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+use shakmaty::san::SanPlus;
+
+use super::analysis::{Analysis, analyse};
+use crate::board::pgn::PgnGame;
+use crate::board::{Game, Position};
+
+/// One analysed position of a game: the one before the game's `ply`-th move.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlyReport {
+    /// 1-based: the position before the game's `ply`-th move.
+    pub ply: usize,
+    pub analysis: Analysis,
+    pub played_san: String,
+    /// The trap level of the move played, if it was a trap.
+    pub played_level: Option<u8>,
+    /// For a trap move played: whether the opponent mated within its level.
+    pub punished: Option<bool>,
+}
+
+/// A game's analysed positions.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameReport {
+    pub number: usize,
+    pub white: String,
+    pub black: String,
+    pub result: String,
+    pub plies: Vec<PlyReport>,
+}
+
+impl GameReport {
+    /// The positions where the move played walked into a trap while a safe move existed
+    /// (in a lost position every move is a trap, and playing one is no mistake).
+    pub fn falls(&self) -> impl Iterator<Item = &PlyReport> {
+        self.plies
+            .iter()
+            .filter(|p| p.played_level.is_some() && !p.analysis.lost)
+    }
+}
+
+/// Analyses the positions of `game` before the moves whose (1-based) ply `wanted` accepts.
+pub fn analyse_game(game: &PgnGame, max_level: u8, wanted: impl Fn(usize) -> bool) -> GameReport {
+    let mut history = Game::new(game.start.clone());
+    let mut plies = Vec::new();
+    for (i, &mv) in game.moves.iter().enumerate() {
+        let ply = i + 1;
+        if wanted(ply) {
+            let pos: &Position = history.position();
+            let analysis = analyse(pos, max_level);
+            let uci = pos.to_uci(mv).to_string();
+            let played_level = analysis
+                .traps
+                .iter()
+                .find(|t| t.uci == uci)
+                .map(|t| t.level);
+            plies.push(PlyReport {
+                ply,
+                played_san: SanPlus::from_move(pos.chess().clone(), mv).to_string(),
+                punished: played_level.map(|k| mated_within(game, ply, k)),
+                played_level,
+                analysis,
+            });
+        }
+        history.push(mv);
+    }
+    let tag = |name: &str| game.tag(name).unwrap_or("?").to_string();
+    GameReport {
+        number: game.number,
+        white: tag("White"),
+        black: tag("Black"),
+        result: tag("Result"),
+        plies,
+    }
+}
+
+/// Whether the game ends in checkmate of the side that played move `ply` within `level`
+/// plies after it.
+fn mated_within(game: &PgnGame, ply: usize, level: u8) -> bool {
+    let moves_after = game.moves.len() - ply;
+    moves_after <= usize::from(level)
+        && moves_after % 2 == 1
+        && game.end.legal_moves().is_empty()
+        && game.end.is_check()
+}
+
+/// The summary over games: per ply range and level the share of positions at risk (and
+/// lost), the games with a fall, and the falls punished.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    pub games: usize,
+    pub positions: usize,
+    /// Per bucket of `BUCKET` plies: positions, then per level (at risk, lost).
+    pub buckets: Vec<Bucket>,
+    pub games_with_a_fall: usize,
+    pub falls: usize,
+    pub punished: usize,
+}
+
+/// Positions of one ply range.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Bucket {
+    pub first_ply: usize,
+    pub last_ply: usize,
+    pub positions: usize,
+    /// `(level, at risk, lost)` for each level 1, 3, ...
+    pub levels: Vec<(u8, usize, usize)>,
+}
+
+/// Plies per row of the summary.
+pub const BUCKET: usize = 10;
+
+impl Summary {
+    pub fn add(&mut self, game: &GameReport, max_level: u8) {
+        self.games += 1;
+        self.positions += game.plies.len();
+        let falls = game.falls().count();
+        self.games_with_a_fall += usize::from(falls > 0);
+        self.falls += falls;
+        self.punished += game.falls().filter(|p| p.punished == Some(true)).count();
+        for p in &game.plies {
+            let index = (p.ply - 1) / BUCKET;
+            while self.buckets.len() <= index {
+                let first = self.buckets.len() * BUCKET + 1;
+                self.buckets.push(Bucket {
+                    first_ply: first,
+                    last_ply: first + BUCKET - 1,
+                    positions: 0,
+                    levels: (1..=max_level).step_by(2).map(|k| (k, 0, 0)).collect(),
+                });
+            }
+            let bucket = &mut self.buckets[index];
+            bucket.positions += 1;
+            for (k, at_risk, lost) in &mut bucket.levels {
+                *at_risk += usize::from(p.analysis.at_risk_within(*k));
+                *lost += usize::from(p.analysis.lost_within(*k));
+            }
+        }
+    }
+
+    /// The summary as Markdown.
+    pub fn table(&self) -> String {
+        let mut s = String::new();
+        let levels: Vec<u8> = self
+            .buckets
+            .first()
+            .map(|b| b.levels.iter().map(|l| l.0).collect())
+            .unwrap_or_default();
+        let head: String = levels.iter().map(|k| format!(" level ≤ {k} |")).collect();
+        let _ = writeln!(s, "| plies | positions |{head}");
+        let _ = writeln!(s, "|---|---:|{}", "---:|".repeat(levels.len()));
+        for b in self.buckets.iter().filter(|b| b.positions > 0) {
+            let cells: String = b
+                .levels
+                .iter()
+                .map(|&(_, at, lost)| {
+                    format!(
+                        " {:.1}% ({at}, {lost} lost) |",
+                        100.0 * at as f64 / b.positions as f64
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "| {}–{} | {} |{cells}",
+                b.first_ply, b.last_ply, b.positions
+            );
+        }
+        let percent = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
+        let _ = writeln!(
+            s,
+            "\n{} games, {} positions; a player walked into a trap in {} games ({:.1}%): {} trap \
+             moves played, {} punished by mate within their level ({:.1}%)",
+            self.games,
+            self.positions,
+            self.games_with_a_fall,
+            percent(self.games_with_a_fall, self.games),
+            self.falls,
+            self.punished,
+            percent(self.punished, self.falls)
+        );
+        s
+    }
+}
+
+/// One line per fall of a game, for the table format.
+pub fn falls_text(game: &GameReport) -> String {
+    let mut s = String::new();
+    for p in game.falls() {
+        let a = &p.analysis;
+        let refutation = a
+            .traps
+            .iter()
+            .find(|t| Some(t.level) == p.played_level)
+            .map(|t| t.line.join(" "))
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "game {} ({} - {}), ply {}: {} walks into a level-{} trap ({} of {} moves are traps); {}: {refutation}",
+            game.number,
+            game.white,
+            game.black,
+            p.ply,
+            p.played_san,
+            p.played_level.unwrap_or(0),
+            a.traps.len(),
+            a.legal_moves,
+            if p.punished == Some(true) {
+                "punished"
+            } else {
+                "not punished"
+            },
+        );
+    }
+    s
+}
+
+/// One CSV row per analysed position.
+pub fn csv_rows(game: &GameReport) -> String {
+    let mut s = String::new();
+    for p in &game.plies {
+        let a = &p.analysis;
+        let traps: Vec<String> = a
+            .traps
+            .iter()
+            .map(|t| format!("{}:{}", t.uci, t.level))
+            .collect();
+        let _ = writeln!(
+            s,
+            "{},{},\"{}\",{},{},{},{},{},{},{}",
+            game.number,
+            p.ply,
+            a.fen,
+            a.legal_moves,
+            traps.join(" "),
+            a.lost,
+            p.played_san,
+            p.played_level.map_or(String::new(), |l| l.to_string()),
+            p.punished.map_or(String::new(), |b| b.to_string()),
+            a.nodes
+        );
+    }
+    s
+}
+
+/// The header of [`csv_rows`].
+pub const CSV_HEADER: &str =
+    "game,ply,fen,legal_moves,traps,lost,played,played_level,punished,nodes";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::pgn::read_games;
+
+    #[test]
+    fn a_blunder_into_mate_is_found_and_counted_as_punished() {
+        // Fool's mate: 2. g4?? walks into 2... Qh4# (level 1), and Black plays it.
+        let games = read_games(
+            "[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+        )
+        .unwrap();
+        let report = analyse_game(&games[0], 1, |_| true);
+        assert_eq!(report.plies.len(), 4);
+        let falls: Vec<&PlyReport> = report.falls().collect();
+        assert_eq!(falls.len(), 1);
+        assert_eq!(falls[0].ply, 3);
+        assert_eq!(falls[0].played_san, "g4");
+        assert_eq!(falls[0].played_level, Some(1));
+        assert_eq!(falls[0].punished, Some(true));
+        let mut summary = Summary::default();
+        summary.add(&report, 1);
+        assert_eq!(
+            (summary.games_with_a_fall, summary.falls, summary.punished),
+            (1, 1, 1)
+        );
+        assert_eq!(summary.buckets[0].positions, 4);
+        // Only the position before 2. g4 is at risk at level 1 (only g4 allows Qh4#).
+        assert_eq!(summary.buckets[0].levels[0].1, 1);
+        assert!(summary.table().contains("in 1 games (100.0%)"));
+        assert!(falls_text(&report).contains("ply 3: g4 walks into a level-1 trap"));
+        assert_eq!(csv_rows(&report).lines().count(), 4);
+    }
+
+    #[test]
+    fn a_trap_played_in_a_lost_position_is_no_fall() {
+        // After 1. f3 e5 2. g4 Qh4# there is nothing left; take a game that ends in a lost
+        // position instead: Black's only move Kb8 allows Rh8#, and White plays it.
+        let games = read_games("[FEN \"k7/8/1K6/8/8/8/8/7R b - - 0 1\"]\n\n1... Kb8 2. Rh8# 1-0\n")
+            .unwrap();
+        let report = analyse_game(&games[0], 1, |_| true);
+        assert!(report.plies[0].analysis.lost);
+        assert_eq!(report.plies[0].played_level, Some(1));
+        assert_eq!(report.falls().count(), 0);
+        let mut summary = Summary::default();
+        summary.add(&report, 1);
+        assert_eq!(summary.buckets[0].levels[0], (1, 1, 1));
+        assert_eq!(summary.falls, 0);
+    }
+
+    #[test]
+    fn an_unpunished_trap_and_a_ply_selection() {
+        // 2. g4?? allows Qh4#, but Black plays 2... d6 instead.
+        let games = read_games("1. f3 e5 2. g4 d6 *\n").unwrap();
+        let report = analyse_game(&games[0], 1, |p| p == 3);
+        assert_eq!(report.plies.len(), 1);
+        assert_eq!(report.plies[0].punished, Some(false));
+    }
+}
