@@ -50,6 +50,11 @@ pub struct TrapsArgs {
     pub max_level: u8,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// Also the soft traps: moves whose value searched to k plies is at least CP below the
+    /// best move's while at k - 2 plies it was within CP (exact alpha-beta with quiescence,
+    /// Eval=material; k = 3, 5, ... up to --max-level).
+    #[arg(long, value_name = "CP", value_parser = clap::value_parser!(i32).range(1..))]
+    pub soft: Option<i32>,
     /// Worker threads for a file (one position each; one game each with --pgn).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -120,9 +125,13 @@ pub fn run(args: &TrapsArgs) -> ExitCode {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let results = analyse_all(&positions, args.max_level, args.threads.max(1), || {
-        bar.inc(1)
-    });
+    let results = analyse_all(
+        &positions,
+        args.max_level,
+        args.soft,
+        args.threads.max(1),
+        || bar.inc(1),
+    );
     bar.finish_and_clear();
     match args.format {
         Format::Table => print!("{}", traps::table(&results)),

@@ -12,6 +12,7 @@ use shakmaty::Move;
 use shakmaty::san::{San, SanPlus};
 
 use super::mate::MateProver;
+use super::soft::{SoftTrap, soft_traps};
 use crate::board::Position;
 
 /// A move into a trap.
@@ -39,6 +40,9 @@ pub struct Analysis {
     /// Every legal move is a trap: the position is lost (within `max_level`), and choosing
     /// among the traps — the longest resistance — is no mistake.
     pub lost: bool,
+    /// Soft traps (`--soft CP`), if asked for.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub soft: Vec<SoftTrap>,
     pub nodes: u64,
     #[serde(serialize_with = "millis")]
     pub time: Duration,
@@ -97,16 +101,31 @@ pub fn analyse(pos: &Position, max_level: u8) -> Analysis {
         shallowest: traps.first().map(|t| t.level),
         lost: !moves.is_empty() && traps.len() == moves.len(),
         traps,
+        soft: Vec::new(),
         nodes: prover.nodes,
         time: start.elapsed(),
     }
 }
 
-/// Analyses every `(line, position)` on `threads` workers, one position each; `on_done` is
-/// called as each is done. The results in the order of the positions.
+/// [`analyse`], and with `soft: Some(cp)` the soft traps for margin `cp` too.
+pub fn analyse_with_soft(pos: &Position, max_level: u8, soft: Option<i32>) -> Analysis {
+    let mut a = analyse(pos, max_level);
+    if let Some(cp) = soft {
+        let start = Instant::now();
+        let hard: Vec<Move> = a.traps.iter().map(|t| t.mv).collect();
+        a.soft = soft_traps(pos, cp, max_level, &hard);
+        a.time += start.elapsed();
+    }
+    a
+}
+
+/// Analyses every `(line, position)` on `threads` workers, one position each (with soft
+/// traps for `soft: Some(cp)`); `on_done` is called as each is done. The results in the
+/// order of the positions.
 pub fn analyse_all(
     positions: &[(usize, Position)],
     max_level: u8,
+    soft: Option<i32>,
     threads: usize,
     mut on_done: impl FnMut(),
 ) -> Vec<(usize, Analysis)> {
@@ -115,7 +134,10 @@ pub fn analyse_all(
         positions.len(),
         threads,
         || (),
-        |(), i| (positions[i].0, analyse(&positions[i].1, max_level)),
+        |(), i| {
+            let (line, pos) = &positions[i];
+            (*line, analyse_with_soft(pos, max_level, soft))
+        },
         |_, r| {
             results.push(r);
             on_done();
@@ -159,26 +181,50 @@ pub fn table(results: &[(usize, Analysis)]) -> String {
                 t.san, t.uci, t.level
             );
         }
+        for t in &a.soft {
+            let _ = writeln!(
+                s,
+                "    {:<8} {:<6} soft, level {}  {} against {} at {} plies; {} against {} at {}",
+                t.san,
+                t.uci,
+                t.level,
+                t.value,
+                t.best,
+                t.level,
+                t.value_before,
+                t.best_before,
+                t.level - 2
+            );
+        }
     }
     s
 }
 
-/// The analyses as CSV, one row per trap move (one row without a trap for a safe position).
+/// The analyses as CSV, one row per trap move, `kind` `mate` or `soft` (one row without a
+/// trap for a safe position).
 pub fn csv(results: &[(usize, Analysis)]) -> String {
-    let mut s =
-        String::from("line,fen,legal_moves,trap_san,trap_uci,level,refutation,nodes,time_ms\n");
+    let mut s = String::from(
+        "line,fen,legal_moves,kind,trap_san,trap_uci,level,refutation,nodes,time_ms\n",
+    );
     for (line, a) in results {
         let head = format!("{line},\"{}\",{}", a.fen, a.legal_moves);
         let tail = format!("{},{:.1}", a.nodes, ms(a.time));
-        if a.traps.is_empty() {
-            let _ = writeln!(s, "{head},,,,,{tail}");
+        if a.traps.is_empty() && a.soft.is_empty() {
+            let _ = writeln!(s, "{head},,,,,,{tail}");
         }
         for t in &a.traps {
             let refutation = t.line.join(" ");
             let _ = writeln!(
                 s,
-                "{head},{},{},{},{refutation},{tail}",
+                "{head},mate,{},{},{},{refutation},{tail}",
                 t.san, t.uci, t.level
+            );
+        }
+        for t in &a.soft {
+            let _ = writeln!(
+                s,
+                "{head},soft,{},{},{},{} vs {},{tail}",
+                t.san, t.uci, t.level, t.value, t.best
             );
         }
     }
