@@ -1,5 +1,6 @@
-//! The `--csv` file of `searchlight epd`, read back as a CSV reader would: the header,
-//! one row per engine and position, and fields with commas and spaces quoted.
+//! The `--csv` files of `searchlight epd` and `searchlight trees chess`, read back as a CSV
+//! reader would: the header, one row per engine and position (per backend), and fields
+//! with commas and spaces quoted.
 
 // A failed expectation in a test helper should fail the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -105,5 +106,40 @@ fn epd_csv_has_a_row_per_engine_and_position() {
     assert_eq!(body[0][1..3], ["WAC.001", "Qg6"]);
     assert_eq!(body[1][1..3], ["start, avoid", "am f3 g4"]);
     let _ = std::fs::remove_file(&suite);
+    let _ = std::fs::remove_file(&csv);
+}
+
+#[test]
+fn trees_chess_csv_has_a_row_per_backend() {
+    let csv = temp("chess.csv");
+    let out = searchlight(&[
+        "trees",
+        "chess",
+        "--backends",
+        "pvs,alphabeta",
+        "--depth",
+        "1",
+        "--hash",
+        "1",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = parse_csv(&std::fs::read_to_string(&csv).unwrap());
+    assert_eq!(rows[0], ["backend", "depth", "nodes", "leaves", "time_ms"]);
+    let backends: Vec<&str> = rows[1..].iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(backends, ["pvs", "alphabeta"]);
+    for r in &rows[1..] {
+        assert_eq!(r[1], "1");
+        assert!(r[2].parse::<u64>().unwrap() > 0, "{r:?}");
+        assert!(r[4].parse::<f64>().is_ok(), "{r:?}");
+    }
+    // pvs does not count leaf evaluations: empty, not zero.
+    assert_eq!(rows[1][3], "");
+    assert!(rows[2][3].parse::<u64>().unwrap() > 0);
     let _ = std::fs::remove_file(&csv);
 }
