@@ -1,16 +1,20 @@
 //! `searchlight epd`: runs a test suite (`bm`/`am` in SAN) at a fixed time per position
 //! and prints solved/total — for one or several players in the same run, so that a peer
-//! such as Stockfish is measured exactly the same way.
+//! such as Stockfish is measured exactly the same way. `--csv` keeps one row per player
+//! and position for a spreadsheet.
 
+use std::fs::File;
+use std::io::Write;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Args;
-use shakmaty::san::San;
+use shakmaty::san::SanPlus;
 
 use super::{fail, progress, read};
 use crate::board::Game;
 use crate::board::epd::{self, EpdRecord};
+use crate::experiments::csv;
 use crate::matches::player::Player;
 use crate::matches::spec::EngineSpec;
 use crate::search::Limits;
@@ -30,36 +34,80 @@ pub struct EpdArgs {
     /// Print only the summary.
     #[arg(long)]
     pub quiet: bool,
+    /// Also write one CSV row per engine and position to this file:
+    /// `engine,id,expected,played,solved,depth,time_ms`. `expected` is the `bm` moves as
+    /// the suite writes them (`am ` before avoided ones), `played` the move in SAN,
+    /// `depth` empty when the engine reported none, `time_ms` the search's wall time.
+    #[arg(long)]
+    pub csv: Option<String>,
+}
+
+/// The columns of `--csv`.
+const CSV_HEADER: [&str; 7] = [
+    "engine", "id", "expected", "played", "solved", "depth", "time_ms",
+];
+
+/// What one player did on one position.
+struct Outcome {
+    id: String,
+    /// The move in SAN, or why there is none.
+    played: Result<String, String>,
+    solved: bool,
+    depth: Option<u32>,
+    score: Option<String>,
+    time: Duration,
+}
+
+/// The `--csv` file, written a row at a time so that an interrupted run keeps its rows.
+struct CsvFile {
+    path: String,
+    file: File,
+}
+
+impl CsvFile {
+    fn create(path: &str) -> Result<Self, String> {
+        let file = File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?;
+        let mut out = CsvFile {
+            path: path.to_string(),
+            file,
+        };
+        out.write(&csv::row(&CSV_HEADER))?;
+        Ok(out)
+    }
+
+    fn write(&mut self, line: &str) -> Result<(), String> {
+        self.file
+            .write_all(line.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", self.path))
+    }
 }
 
 pub fn run(args: &EpdArgs) -> ExitCode {
-    let text = match read(&args.file) {
-        Ok(t) => t,
+    let records = match load(&args.file) {
+        Ok(r) => r,
         Err(e) => return fail("epd", e),
     };
-    let mut records = Vec::new();
-    for line in epd::read(&text) {
-        match line.and_then(|l| EpdRecord::from_line(&l)) {
-            Ok(r) => records.push(r),
-            Err(e) => eprintln!("warning: {}: {e}; skipped", args.file),
-        }
-    }
     let specs = if args.engines.is_empty() {
         vec!["pvs".to_string()]
     } else {
         args.engines.clone()
     };
+    // Opened before any search, so that a bad path fails at once, not after the suite.
+    let mut csv = match args.csv.as_deref().map(CsvFile::create).transpose() {
+        Ok(c) => c,
+        Err(e) => return fail("epd", e),
+    };
+    let named = specs.len() > 1;
     let mut summary = Vec::new();
     for text in &specs {
-        let player = EngineSpec::parse(text)
-            .map_err(|e| e.to_string())
-            .and_then(|spec| Player::start(&spec).map_err(|e| format!("{}: {e}", spec.name)));
-        let mut player = match player {
+        let mut player = match start(text) {
             Ok(p) => p,
             Err(e) => return fail("epd", e),
         };
-        let solved = run_suite(&mut player, &records, args);
-        summary.push((player.name.clone(), solved));
+        match run_suite(&mut player, &records, args, named, csv.as_mut()) {
+            Ok(solved) => summary.push((player.name.clone(), solved)),
+            Err(e) => return fail("epd", e),
+        }
     }
     println!();
     for (name, solved) in &summary {
@@ -70,43 +118,151 @@ pub fn run(args: &EpdArgs) -> ExitCode {
             args.file
         );
     }
+    if let Some(csv) = &csv {
+        println!("wrote {}", csv.path);
+    }
     ExitCode::SUCCESS
 }
 
-fn run_suite(player: &mut Player, records: &[EpdRecord], args: &EpdArgs) -> usize {
+/// The suite's records; a line that is not one is reported and skipped.
+fn load(path: &str) -> Result<Vec<EpdRecord>, String> {
+    let text = read(path)?;
+    let mut records = Vec::new();
+    for line in epd::read(&text) {
+        match line.and_then(|l| EpdRecord::from_line(&l)) {
+            Ok(r) => records.push(r),
+            Err(e) => eprintln!("warning: {path}: {e}; skipped"),
+        }
+    }
+    Ok(records)
+}
+
+fn start(text: &str) -> Result<Player, String> {
+    EngineSpec::parse(text)
+        .map_err(|e| e.to_string())
+        .and_then(|spec| Player::start(&spec).map_err(|e| format!("{}: {e}", spec.name)))
+}
+
+/// Runs the suite with one player: a table line per position on stdout (named after the
+/// player when several are compared), a CSV row per position; returns the solved count.
+fn run_suite(
+    player: &mut Player,
+    records: &[EpdRecord],
+    args: &EpdArgs,
+    named: bool,
+    mut csv: Option<&mut CsvFile>,
+) -> Result<usize, String> {
     let bar = progress(records.len(), "{prefix} {bar:40} {pos}/{len} solved {msg}");
     bar.set_prefix(player.name.clone());
     let limits = Limits::movetime(args.movetime);
     let deadline = Duration::from_millis(args.movetime + 2000);
-    let mut solved = 0;
+    let (mut solved, mut written) = (0, Ok(()));
     for (i, record) in records.iter().enumerate() {
         if let Err(e) = player.new_game() {
-            bar.println(format!("{}: {e}", player.name));
+            // Not `bar.println`: a hidden bar (stderr not a terminal) would drop the line.
+            bar.suspend(|| eprintln!("{}: {e}", player.name));
         }
-        let game = Game::new(record.position.clone());
-        let id = record.id.clone().unwrap_or_else(|| format!("#{}", i + 1));
-        let line = match player.think(&game, &limits, deadline) {
-            Ok(thought) => {
-                let ok = record.solved_by(thought.best);
-                solved += usize::from(ok);
-                let san = San::from_move(record.position.chess(), thought.best);
-                let expected = if record.best_text.is_empty() {
-                    format!("am {}", record.avoid_text)
-                } else {
-                    format!("bm {}", record.best_text)
-                };
-                let score = thought.score.map(|s| s.to_string()).unwrap_or_default();
-                let verdict = if ok { "ok  " } else { "MISS" };
-                format!("{id:<10} {verdict} {san:<7} {expected}  [{score}]")
-            }
-            Err(e) => format!("{id:<10} ERR  {e}"),
-        };
+        let outcome = attempt(player, record, i, &limits, deadline);
+        solved += usize::from(outcome.solved);
         if !args.quiet {
-            bar.suspend(|| println!("{line}"));
+            let prefix = if named {
+                format!("{:<12} ", player.name)
+            } else {
+                String::new()
+            };
+            let line = table_line(record, &outcome);
+            bar.suspend(|| println!("{prefix}{line}"));
+        }
+        if let Some(csv) = csv.as_deref_mut() {
+            written = csv.write(&csv_row(&player.name, record, &outcome));
+            if written.is_err() {
+                break;
+            }
         }
         bar.set_message(solved.to_string());
         bar.inc(1);
     }
     bar.finish_and_clear();
-    solved
+    written.map(|()| solved)
+}
+
+/// One search of one position, timed.
+fn attempt(
+    player: &mut Player,
+    record: &EpdRecord,
+    index: usize,
+    limits: &Limits,
+    deadline: Duration,
+) -> Outcome {
+    let game = Game::new(record.position.clone());
+    let id = record
+        .id
+        .clone()
+        .unwrap_or_else(|| format!("#{}", index + 1));
+    let started = Instant::now();
+    let thought = player.think(&game, limits, deadline);
+    let time = started.elapsed();
+    match thought {
+        Ok(t) => Outcome {
+            id,
+            played: Ok(SanPlus::from_move(record.position.chess().clone(), t.best).to_string()),
+            solved: record.solved_by(t.best),
+            depth: t.depth,
+            score: t.score.map(|s| s.to_string()),
+            time,
+        },
+        Err(e) => Outcome {
+            id,
+            played: Err(e.to_string()),
+            solved: false,
+            depth: None,
+            score: None,
+            time,
+        },
+    }
+}
+
+/// The moves the record names, as the suite writes them: `Qg6`, `am Bxh7`, or both.
+fn expected(record: &EpdRecord) -> String {
+    let spaced = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut parts = Vec::new();
+    if !record.best_text.is_empty() {
+        parts.push(spaced(&record.best_text));
+    }
+    if !record.avoid_text.is_empty() {
+        parts.push(format!("am {}", spaced(&record.avoid_text)));
+    }
+    parts.join(" ")
+}
+
+fn table_line(record: &EpdRecord, o: &Outcome) -> String {
+    let id = &o.id;
+    match &o.played {
+        Ok(san) => {
+            let verdict = if o.solved { "ok  " } else { "MISS" };
+            let expected = if record.best_text.is_empty() {
+                expected(record)
+            } else {
+                format!("bm {}", expected(record))
+            };
+            let score = o.score.as_deref().unwrap_or_default();
+            format!("{id:<10} {verdict} {san:<7} {expected}  [{score}]")
+        }
+        Err(e) => format!("{id:<10} ERR  {e}"),
+    }
+}
+
+fn csv_row(engine: &str, record: &EpdRecord, o: &Outcome) -> String {
+    let played = o.played.as_deref().unwrap_or_default();
+    let depth = o.depth.map(|d| d.to_string()).unwrap_or_default();
+    let ms = o.time.as_millis().to_string();
+    csv::row(&[
+        engine,
+        &o.id,
+        &expected(record),
+        played,
+        if o.solved { "true" } else { "false" },
+        &depth,
+        &ms,
+    ])
 }

@@ -1,16 +1,18 @@
 //! `searchlight trees`: the experiments on synthetic trees (`growth`, `parity`,
 //! `critical`) and the chess comparison (`chess`), printed as tables, with CSV and SVG
-//! files for the synthetic ones.
+//! files for the synthetic ones (CSV on request for `chess`). `growth` and `critical`,
+//! which can run for minutes, draw a progress bar on stderr.
 
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use super::{fail, write};
+use super::{fail, progress, write};
 use crate::experiments::bench::POSITIONS;
 use crate::experiments::critical::{self, CriticalSpec, critical, critical_csv};
 use crate::experiments::trees::{
-    GrowthSpec, growth, parity, parity_chart, parity_csv, parity_total, parse_algorithms,
+    GrowthSpec, chess, chess_csv, growth, parity, parity_chart, parity_csv, parity_total,
+    parse_algorithms,
 };
 use crate::tree::ValueRange;
 
@@ -92,6 +94,10 @@ pub struct ChessArgs {
     /// Bound storage / table size in MB.
     #[arg(long, default_value_t = 64)]
     pub hash: u32,
+    /// Also write the table as CSV: `backend,depth,nodes,leaves,time_ms` (`leaves` empty
+    /// for a backend that does not count them).
+    #[arg(long)]
+    pub csv: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -151,11 +157,26 @@ fn run_growth(args: &GrowthArgs) -> Result<(), String> {
         .map(|(n, _)| format!(" {n:>14}"))
         .collect();
     println!("{:>3}{names}", "h");
-    let result = growth(&spec, &algorithms, |h, means| {
-        let cells: String = means.iter().map(|m| format!(" {m:>14.1}")).collect();
-        println!("{h:>3}{cells}");
-    })
-    .map_err(|e| e.to_string())?;
+    // Counted in leaves of the trees searched (see `growth`): a percentage reads better.
+    let bar = progress(
+        0,
+        "{bar:40} {percent}% {msg} [{elapsed_precise}, eta {eta}]",
+    );
+    let result = growth(
+        &spec,
+        &algorithms,
+        |h, means| {
+            let cells: String = means.iter().map(|m| format!(" {m:>14.1}")).collect();
+            bar.suspend(|| println!("{h:>3}{cells}"));
+            bar.set_message(format!("heights to {h} done"));
+        },
+        |done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        },
+    );
+    bar.finish_and_clear();
+    let result = result.map_err(|e| e.to_string())?;
     println!("\nfit of mean leaves = a * base^h:");
     for (name, fit) in result.fits() {
         match fit {
@@ -213,16 +234,22 @@ fn run_chess(args: &ChessArgs) -> Result<(), String> {
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .collect();
-    crate::experiments::trees::chess(&backends, args.depth, args.hash, |name, t| {
+    let rows = chess(&backends, args.depth, args.hash, |r| {
+        let t = &r.totals;
         let leaves = if t.leaves == 0 {
             "—".to_string()
         } else {
             t.leaves.to_string()
         };
         let secs = t.time.as_secs_f64();
-        println!("| `{name}` | {} | {leaves} | {secs:.2} |", t.nodes);
+        println!("| `{}` | {} | {leaves} | {secs:.2} |", r.backend, t.nodes);
     })
-    .map_err(|e| e.to_string())
+    .map_err(|e| e.to_string())?;
+    if let Some(path) = &args.csv {
+        write(path, &chess_csv(&rows, args.depth))?;
+        println!("wrote {path}");
+    }
+    Ok(())
 }
 
 fn run_critical(args: &CriticalArgs) -> Result<(), String> {
@@ -240,17 +267,30 @@ fn run_critical(args: &CriticalArgs) -> Result<(), String> {
     );
     println!("| algorithm | critical levels | median iterations | converged |");
     println!("| --- | --- | --- | --- |");
-    let rows = critical(&spec, |r| {
-        let levels: Vec<String> = r.levels.iter().map(u32::to_string).collect();
-        let median = r.median().map_or("-".to_string(), |m| m.to_string());
-        let (n, seeds) = (r.converged(), args.seeds);
-        println!(
-            "| {} | {} | {median} | {n}/{seeds} |",
-            r.algorithm,
-            levels.join(" ")
-        );
-    })
-    .map_err(|e| e.to_string())?;
+    let bar = progress(
+        0,
+        "{bar:40} {pos}/{len} runs [{elapsed_precise}, eta {eta}]",
+    );
+    let rows = critical(
+        &spec,
+        |r| {
+            let levels: Vec<String> = r.levels.iter().map(u32::to_string).collect();
+            let median = r.median().map_or("-".to_string(), |m| m.to_string());
+            let (n, seeds) = (r.converged(), args.seeds);
+            let line = format!(
+                "| {} | {} | {median} | {n}/{seeds} |",
+                r.algorithm,
+                levels.join(" ")
+            );
+            bar.suspend(|| println!("{line}"));
+        },
+        |done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        },
+    );
+    bar.finish_and_clear();
+    let rows = rows.map_err(|e| e.to_string())?;
     let series = critical::series(&rows);
     for sr in &series {
         match critical::fit(sr) {

@@ -101,10 +101,12 @@ pub fn run_seed(base: u64, run: u64) -> u64 {
 }
 
 /// UCT and UCTMAX-H over every depth of the varying level; `on_row` sees each row when
-/// it is done.
+/// it is done, `on_progress(done, total)` each finished run (every run is
+/// `max_iterations` long, so runs are a fair unit of the work).
 pub fn critical(
     spec: &CriticalSpec,
     mut on_row: impl FnMut(&CriticalRow),
+    mut on_progress: impl FnMut(u64, u64),
 ) -> Result<Vec<CriticalRow>, ExperimentError> {
     let depths = spec.depths();
     if depths.is_empty() {
@@ -114,6 +116,8 @@ pub fn critical(
         )));
     }
     let mut rows = Vec::new();
+    let total = 2 * depths.len() as u64 * spec.seeds;
+    let mut done = 0;
     for (algorithm, backup) in [("UCT", Backup::Average), ("UCTMAX-H", Backup::Minimax)] {
         for &depth in &depths {
             let levels: Vec<u32> = spec.first.into_iter().chain([depth]).collect();
@@ -129,6 +133,8 @@ pub fn critical(
                     spec.max_iterations,
                     seed + 1,
                 ));
+                done += 1;
+                on_progress(done, total);
             }
             let row = CriticalRow {
                 algorithm,
@@ -229,7 +235,9 @@ mod tests {
             c: 0.4,
         };
         assert_eq!(spec.depths(), [2, 4]);
-        let rows = critical(&spec, |_| {}).unwrap();
+        let mut progress = Vec::new();
+        let rows = critical(&spec, |_| {}, |done, total| progress.push((done, total))).unwrap();
+        assert_eq!(progress, (1..=8).map(|d| (d, 8)).collect::<Vec<_>>());
         assert_eq!(rows.len(), 4);
         assert_eq!(rows[0].levels, [0, 2]);
         assert_eq!(rows[3].algorithm, "UCTMAX-H");
@@ -239,6 +247,6 @@ mod tests {
         assert_eq!(s.len(), 2);
         assert!(chart(&spec, &s).starts_with("<svg"));
         let none = CriticalSpec { height: 2, ..spec };
-        assert!(critical(&none, |_| {}).is_err());
+        assert!(critical(&none, |_| {}, |_, _| {}).is_err());
     }
 }

@@ -1,10 +1,12 @@
 //! The experiments as library functions that return data; the CLI prints them:
 //! the bench, the synthetic-tree experiments ([`trees`], [`critical`]), the research
 //! algorithms as one-shot solvers ([`solve`]), a UCT move's trace ([`uct_trace`]), the
-//! traps measurements ([`trap_generate`], [`trap_check`]), and the SVG charts ([`plot`]).
+//! traps measurements ([`trap_generate`], [`trap_check`]), the SVG charts ([`plot`]) and
+//! CSV quoting ([`csv`]).
 
 pub mod bench;
 pub mod critical;
+pub mod csv;
 pub mod datagen;
 pub mod plot;
 pub mod solve;

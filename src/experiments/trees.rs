@@ -4,7 +4,7 @@
 //! - parity: on {0,1}-valued binary trees, the share of trees where FSSS and MT-SSS*
 //!   evaluate strictly fewer leaves than alpha-beta, by height (its Figure 1b);
 //! - chess: nodes, leaf evaluations and time of the chess backends to a fixed depth on
-//!   the bench positions.
+//!   the bench positions (and as CSV).
 
 use crate::board::eval::RESEARCH_EVAL;
 use std::fmt::Write as _;
@@ -13,6 +13,7 @@ use std::time::Instant;
 use thiserror::Error;
 
 use super::bench::{BenchTotals, bench};
+use super::csv;
 use super::plot::{Series, bar_chart, exponential_fit, line_chart};
 use super::solve::{Algorithm, NAMES, solve};
 use crate::engine::EngineError;
@@ -124,11 +125,14 @@ impl Growth {
 }
 
 /// Leaves evaluated per algorithm and height. `on_height` sees each height's means as
-/// soon as they are known.
+/// soon as they are known; `on_progress(done, total)` follows the work after every tree,
+/// counted in leaves of the trees searched (`b^h` a tree and algorithm), because the
+/// last heights hold nearly all of it and a count of trees would stall near the end.
 pub fn growth(
     spec: &GrowthSpec,
     algorithms: &[(String, Algorithm)],
     mut on_height: impl FnMut(u32, &[f64]),
+    mut on_progress: impl FnMut(u64, u64),
 ) -> Result<Growth, ExperimentError> {
     if spec.branching < 2
         || f64::from(spec.max_height) * f64::from(spec.branching).log2() > 40.0
@@ -145,6 +149,12 @@ pub fn growth(
             .map(|(n, _)| (n.clone(), Vec::new()))
             .collect(),
     };
+    let size = |h: u32| u64::from(spec.branching).pow(h);
+    let per_tree = algorithms.len() as u64;
+    let work = (spec.min_height..=spec.max_height)
+        .map(|h| size(h).saturating_mul(per_tree).saturating_mul(spec.trees))
+        .fold(0, u64::saturating_add);
+    let mut done = 0;
     for h in spec.min_height..=spec.max_height {
         let mut row = Vec::with_capacity(algorithms.len());
         for (k, (name, alg)) in algorithms.iter().enumerate() {
@@ -159,6 +169,8 @@ pub fn growth(
                     "{name},{},{h},{},{seed},{},{},{},{}",
                     spec.branching, spec.range, m.value, m.leaves, m.nodes, m.micros
                 );
+                done += size(h);
+                on_progress(done, work);
             }
             let mean = total as f64 / spec.trees.max(1) as f64;
             out.means[k].1.push((f64::from(h), mean));
@@ -279,18 +291,54 @@ pub fn parity_csv(rows: &[ParityRow]) -> String {
     csv
 }
 
-/// The chess backends to `depth` on the bench positions, one after the other.
+/// One backend's totals on the bench positions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChessRow {
+    pub backend: String,
+    pub totals: BenchTotals,
+}
+
+/// The chess backends to `depth` on the bench positions, one after the other; `on_row`
+/// sees each backend's row as soon as it is done.
 pub fn chess(
     backends: &[&str],
     depth: u32,
     hash_mb: u32,
-    mut on_backend: impl FnMut(&str, &BenchTotals),
-) -> Result<(), ExperimentError> {
+    mut on_row: impl FnMut(&ChessRow),
+) -> Result<Vec<ChessRow>, ExperimentError> {
+    let mut rows = Vec::with_capacity(backends.len());
     for &name in backends {
         let totals = bench(name, RESEARCH_EVAL, depth, hash_mb, |_, _, _, _| {})?;
-        on_backend(name, &totals);
+        let row = ChessRow {
+            backend: name.to_string(),
+            totals,
+        };
+        on_row(&row);
+        rows.push(row);
     }
-    Ok(())
+    Ok(rows)
+}
+
+/// The chess rows as CSV: `backend,depth,nodes,leaves,time_ms`. `leaves` is empty for a
+/// backend that does not count its leaf evaluations (`pvs`), rather than a false 0.
+pub fn chess_csv(rows: &[ChessRow], depth: u32) -> String {
+    let mut out = csv::row(&["backend", "depth", "nodes", "leaves", "time_ms"]);
+    for r in rows {
+        let t = &r.totals;
+        let leaves = if t.leaves == 0 {
+            String::new()
+        } else {
+            t.leaves.to_string()
+        };
+        out.push_str(&csv::row(&[
+            r.backend.clone(),
+            depth.to_string(),
+            t.nodes.to_string(),
+            leaves,
+            format!("{:.1}", t.time.as_secs_f64() * 1000.0),
+        ]));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -309,12 +357,22 @@ mod tests {
             seed: 1,
         };
         let mut heights = Vec::new();
-        let g = growth(&spec, &algorithms, |h, means| {
-            heights.push(h);
-            // FSSS never evaluates more leaves than alpha-beta.
-            assert!(means[1] <= means[0]);
-        })
+        let mut progress = Vec::new();
+        let g = growth(
+            &spec,
+            &algorithms,
+            |h, means| {
+                heights.push(h);
+                // FSSS never evaluates more leaves than alpha-beta.
+                assert!(means[1] <= means[0]);
+            },
+            |done, total| progress.push((done, total)),
+        )
         .unwrap();
+        // One report per tree and algorithm, rising to the whole: 2 * 3 * (4 + 8 + 16 + 32).
+        assert_eq!(progress.len(), 4 * 2 * 3);
+        assert!(progress.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(progress.last(), Some(&(360, 360)));
         assert_eq!(heights, [2, 3, 4, 5]);
         assert_eq!(g.csv.lines().count(), 1 + 4 * 2 * 3);
         // At height 2 alpha-beta evaluates between 3 and 4 leaves of 4.
@@ -326,7 +384,23 @@ mod tests {
             max_height: 50,
             ..spec
         };
-        assert!(growth(&too_big, &algorithms, |_, _| {}).is_err());
+        assert!(growth(&too_big, &algorithms, |_, _| {}, |_, _| {}).is_err());
+    }
+
+    #[test]
+    fn chess_csv_has_a_row_per_backend() {
+        let rows = chess(&["alphabeta", "pvs"], 1, 1, |_| {}).unwrap();
+        let csv = chess_csv(&rows, 1);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], "backend,depth,nodes,leaves,time_ms");
+        assert_eq!(lines.len(), 3, "{csv}");
+        assert!(lines[1].starts_with("alphabeta,1,"), "{csv}");
+        // pvs counts no leaf evaluations: the field is empty.
+        assert!(
+            lines[2].starts_with("pvs,1,") && lines[2].contains(",,"),
+            "{csv}"
+        );
+        assert!(chess(&["nope"], 1, 1, |_| {}).is_err());
     }
 
     #[test]

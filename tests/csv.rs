@@ -1,0 +1,145 @@
+//! The `--csv` files of `searchlight epd` and `searchlight trees chess`, read back as a CSV
+//! reader would: the header, one row per engine and position (per backend), and fields
+//! with commas and spaces quoted.
+
+// A failed expectation in a test helper should fail the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn searchlight(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_searchlight"))
+        .args(args)
+        .output()
+        .expect("searchlight runs")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("searchlight-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// The records of a CSV text (RFC 4180: quoted fields may hold commas and doubled quotes).
+fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let (mut row, mut field) = (Vec::new(), String::new());
+    let (mut quoted, mut chars) = (false, text.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') if field.is_empty() => quoted = true,
+            (false, ',') => row.push(std::mem::take(&mut field)),
+            (false, '\n') => {
+                row.push(std::mem::take(&mut field));
+                rows.push(std::mem::take(&mut row));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    assert!(
+        !quoted && field.is_empty() && row.is_empty(),
+        "unterminated CSV"
+    );
+    rows
+}
+
+#[test]
+fn the_test_parser_reads_quoted_fields() {
+    let rows = parse_csv("a,\"b, c\",\"say \"\"hi\"\"\",\n");
+    assert_eq!(rows, [["a", "b, c", "say \"hi\"", ""]]);
+}
+
+#[test]
+fn epd_csv_has_a_row_per_engine_and_position() {
+    let suite = temp("suite.epd");
+    std::fs::write(
+        &suite,
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - am f3 g4; id \"start, avoid\";\n",
+    )
+    .unwrap();
+    let csv = temp("epd.csv");
+    let out = searchlight(&[
+        "epd",
+        "--file",
+        suite.to_str().unwrap(),
+        "--movetime",
+        "50",
+        "--engine",
+        "pvs",
+        "--engine",
+        "alphabeta",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    // With two engines, every table line says whose it is.
+    let table: Vec<&str> = stdout.lines().filter(|l| l.contains("WAC.001")).collect();
+    assert_eq!(table.len(), 2, "{stdout}");
+    assert!(table[0].starts_with("pvs ") && table[1].starts_with("alphabeta "));
+
+    let rows = parse_csv(&std::fs::read_to_string(&csv).unwrap());
+    assert_eq!(
+        rows[0],
+        [
+            "engine", "id", "expected", "played", "solved", "depth", "time_ms"
+        ]
+    );
+    let body = &rows[1..];
+    assert_eq!(body.len(), 4, "{rows:?}");
+    let engines: Vec<&str> = body.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(engines, ["pvs", "pvs", "alphabeta", "alphabeta"]);
+    for r in body {
+        assert_eq!(r.len(), 7, "{r:?}");
+        assert!(r[4] == "true" || r[4] == "false", "{r:?}");
+        assert!(r[5].is_empty() || r[5].parse::<u32>().is_ok(), "{r:?}");
+        assert!(r[6].parse::<u64>().is_ok(), "{r:?}");
+    }
+    assert_eq!(body[0][1..3], ["WAC.001", "Qg6"]);
+    assert_eq!(body[1][1..3], ["start, avoid", "am f3 g4"]);
+    let _ = std::fs::remove_file(&suite);
+    let _ = std::fs::remove_file(&csv);
+}
+
+#[test]
+fn trees_chess_csv_has_a_row_per_backend() {
+    let csv = temp("chess.csv");
+    let out = searchlight(&[
+        "trees",
+        "chess",
+        "--backends",
+        "pvs,alphabeta",
+        "--depth",
+        "1",
+        "--hash",
+        "1",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = parse_csv(&std::fs::read_to_string(&csv).unwrap());
+    assert_eq!(rows[0], ["backend", "depth", "nodes", "leaves", "time_ms"]);
+    let backends: Vec<&str> = rows[1..].iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(backends, ["pvs", "alphabeta"]);
+    for r in &rows[1..] {
+        assert_eq!(r[1], "1");
+        assert!(r[2].parse::<u64>().unwrap() > 0, "{r:?}");
+        assert!(r[4].parse::<f64>().is_ok(), "{r:?}");
+    }
+    // pvs does not count leaf evaluations: empty, not zero.
+    assert_eq!(rows[1][3], "");
+    assert!(rows[2][3].parse::<u64>().unwrap() > 0);
+    let _ = std::fs::remove_file(&csv);
+}
