@@ -9,8 +9,12 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::traps::{Format, TrapsArgs};
+use crate::board::Position;
 use crate::board::pgn::{PgnGame, PgnReader};
+use crate::experiments::trap_check::{check_backends, parse_budget};
+use crate::search::Limits;
 use crate::traps::games::{CSV_HEADER, GameReport, Summary, analyse_game, csv_rows, falls_text};
+use crate::traps::report::{GameSketch, page};
 
 /// Games read ahead per worker: enough to keep every worker busy, few enough that a
 /// million-game file never sits in memory.
@@ -18,6 +22,12 @@ const BATCH_PER_THREAD: usize = 4;
 
 pub fn run(args: &TrapsArgs, path: &str) -> Result<(), String> {
     let file = File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let budget = if args.check_backends.is_empty() {
+        None
+    } else {
+        Some(parse_budget(&args.budget).map_err(|e| e.to_string())?)
+    };
+    let mut sketches: Vec<GameSketch> = Vec::new();
     let plies = args.plies.clone();
     let wanted = move |ply: usize| plies.is_empty() || plies.contains(&ply);
     let threads = args.threads.max(1);
@@ -46,7 +56,20 @@ pub fn run(args: &TrapsArgs, path: &str) -> Result<(), String> {
         }
         for report in analyse_batch(&batch, args.max_level, threads, &wanted) {
             summary.add(&report, args.max_level);
-            bar.suspend(|| print_game(&report, args.format));
+            let chose = match &budget {
+                Some(limits) => backends_falling(&report, &args.check_backends, limits)?,
+                None => Vec::new(),
+            };
+            bar.suspend(|| print_game(&report, args.format, &chose));
+            if args.html.is_some() {
+                sketches.push(GameSketch::of(&report, |ply| {
+                    chose
+                        .iter()
+                        .filter(|(p, _)| *p == ply)
+                        .map(|(_, b)| b.clone())
+                        .collect()
+                }));
+            }
         }
         let seconds = started.elapsed().as_secs_f64().max(1e-9);
         bar.set_position(summary.games as u64);
@@ -57,6 +80,14 @@ pub fn run(args: &TrapsArgs, path: &str) -> Result<(), String> {
         ));
     }
     bar.finish_and_clear();
+    if let Some(out) = &args.html {
+        let title = format!("Search traps in {path} (level ≤ {})", args.max_level);
+        super::write(
+            out,
+            &page(&title, &summary, &sketches, &args.check_backends),
+        )?;
+        eprintln!("wrote {out}");
+    }
     if args.format == Format::Table {
         print!("\n{}", summary.table());
     } else {
@@ -87,9 +118,46 @@ fn analyse_batch(
     reports.into_iter().map(|(_, r)| r).collect()
 }
 
-fn print_game(report: &GameReport, format: Format) {
+/// `(ply, backend)` for each fall of the game where a backend, searching under `limits`,
+/// chose a trap move too.
+fn backends_falling(
+    report: &GameReport,
+    backends: &[String],
+    limits: &Limits,
+) -> Result<Vec<(usize, String)>, String> {
+    let falls: Vec<_> = report
+        .falls()
+        .filter_map(|p| {
+            let pos = Position::from_fen_auto(&p.analysis.fen).ok()?;
+            Some(((p.ply, p.analysis.clone()), (p.ply, pos)))
+        })
+        .collect();
+    if falls.is_empty() {
+        return Ok(Vec::new());
+    }
+    let results: Vec<_> = falls.iter().map(|(r, _)| r.clone()).collect();
+    let positions: Vec<(usize, &Position)> = falls.iter().map(|(_, (l, p))| (*l, p)).collect();
+    let checks =
+        check_backends(&results, &positions, backends, limits).map_err(|e| e.to_string())?;
+    Ok(checks
+        .checks
+        .into_iter()
+        .filter(|c| c.trap_level.is_some())
+        .map(|c| (c.line, c.backend))
+        .collect())
+}
+
+fn print_game(report: &GameReport, format: Format, chose: &[(usize, String)]) {
     match format {
-        Format::Table => print!("{}", falls_text(report)),
+        Format::Table => {
+            print!("{}", falls_text(report));
+            for (ply, backend) in chose {
+                println!(
+                    "    game {} ply {ply}: {backend} chose a trap move too",
+                    report.number
+                );
+            }
+        }
         Format::Csv => print!("{}", csv_rows(report)),
         // One JSON object per game and line (JSON Lines), so the output streams too.
         Format::Json => match serde_json::to_string(report) {

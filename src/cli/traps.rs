@@ -45,6 +45,10 @@ pub struct TrapsArgs {
     /// With --pgn: analyse at most M games.
     #[arg(long, requires = "pgn")]
     pub take: Option<usize>,
+    /// With --pgn: a self-contained HTML report — per game a chart of the trap moves per
+    /// ply, and a board for every fall with the trap move and the refutation drawn.
+    #[arg(long, value_name = "FILE", requires = "pgn")]
+    pub html: Option<String>,
     /// Deepest trap level (odd plies of the opponent's forced mate).
     #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(1..=15))]
     pub max_level: u8,
@@ -105,11 +109,8 @@ pub fn run(args: &TrapsArgs) -> ExitCode {
         };
     }
     if let Some(path) = &args.pgn {
-        if !args.check_backends.is_empty() {
-            return fail(
-                "traps",
-                "--check-backends works on --fen or --epd, not --pgn",
-            );
+        if args.soft.is_some() {
+            return fail("traps", "--soft works on --fen or --epd, not --pgn");
         }
         return match super::trap_games::run(args, path) {
             Ok(()) => ExitCode::SUCCESS,

@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod games;
 pub mod mate;
+pub mod report;
 pub mod soft;
 
 pub use analysis::{Analysis, TrapMove, analyse, analyse_all, analyse_with_soft, csv, table};
