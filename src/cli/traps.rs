@@ -86,9 +86,14 @@ pub struct GenerateArgs {
     pub plies: Vec<usize>,
     #[arg(long, default_value_t = 0.33)]
     pub random_prob: f64,
-    /// Depth of the `pvs` moves.
+    /// Depth of the `pvs` moves (without --engine).
     #[arg(long, default_value_t = 8)]
     pub depth: u32,
+    /// The engine of the non-random moves, as a `match` SPEC with depth=, nodes= or st=:
+    /// `"cmd=/usr/games/gnuchess -u depth=8"` (the thesis' choice), `"pvs Eval=classical
+    /// depth=8"`; default: `pvs` at --depth on Eval=material.
+    #[arg(long, value_name = "SPEC")]
+    pub engine: Option<String>,
     #[arg(long, default_value_t = 7)]
     pub max_level: u8,
     #[arg(long, default_value_t = 1)]
@@ -257,16 +262,22 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
         max_level: args.max_level,
         seed: args.seed,
         threads: args.threads.max(1),
+        engine: args.engine.clone(),
     };
     let bar = progress(args.games, "{bar:40} {pos}/{len} {elapsed}");
-    let samples = trap_generate::generate(&spec, || bar.inc(1)).map_err(|e| e.to_string())?;
+    let samples = trap_generate::generate(&spec, || bar.inc(1))?;
     bar.finish_and_clear();
     let levels = trap_generate::levels(args.max_level);
     let shares = trap_generate::shares(&samples, &args.plies, &levels);
     write(&args.csv, &trap_generate::samples_csv(&samples))?;
+    let mover = args
+        .engine
+        .clone()
+        .unwrap_or_else(|| format!("pvs depth {} on Eval=material", args.depth));
     println!(
-        "{} semi-random games (random move with probability {}, else pvs depth {}), seed {}",
-        args.games, args.random_prob, args.depth, args.seed
+        "{} semi-random games (random move with probability {}, else {mover}), seed {}; \
+         cells: % at risk (count; 95% Wilson interval)",
+        args.games, args.random_prob, args.seed
     );
     let header: String = levels
         .iter()
@@ -278,7 +289,10 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
         let cells: String = s
             .at_risk
             .iter()
-            .map(|&(k, n)| format!(" {:.1}% ({n}) |", s.percent(k)))
+            .map(|&(k, n)| {
+                let (lo, hi) = s.interval(k);
+                format!(" {:.1}% ({n}; {lo:.1}–{hi:.1}) |", s.percent(k))
+            })
             .collect();
         println!("| {} | {} |{cells}", s.ply, s.positions);
     }

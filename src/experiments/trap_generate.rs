@@ -1,14 +1,23 @@
 //! The traps measurement of Understanding Sampling-Based Adversarial Search Methods (2012)
 //! §4.2: semi-random games (each move uniformly random with probability `random_prob`,
-//! otherwise the `pvs` move at a fixed depth), the positions at chosen plies analysed for
-//! traps, and the share of positions at risk at each level per ply.
+//! otherwise the move of an engine: `pvs` at a fixed depth on `Eval=material`, or any
+//! player a `match` SPEC describes — GNU Chess at depth 8 as in the thesis), the positions
+//! at chosen plies analysed for traps, and the share of positions at risk at each level
+//! per ply with its 95% interval.
 
 use crate::board::eval::RESEARCH_EVAL;
 use std::fmt::Write as _;
 
 use super::plot::{Series, bar_chart};
+use std::time::Duration;
+
+use shakmaty::Move;
+
 use crate::board::{Game, Position};
-use crate::engine::{Engine, EngineError};
+use crate::engine::Engine;
+use crate::matches::limits::PlayerLimits;
+use crate::matches::player::Player;
+use crate::matches::spec::EngineSpec;
 use crate::search::Limits;
 use crate::search::info::Silent;
 use crate::traps::{Analysis, analyse};
@@ -27,6 +36,9 @@ pub struct GenerateSpec {
     pub max_level: u8,
     pub seed: u64,
     pub threads: usize,
+    /// A `match` player SPEC for the engine's moves (`"cmd=/usr/games/gnuchess -u
+    /// depth=8"`); none: `pvs` at `depth` on `Eval=material`.
+    pub engine: Option<String>,
 }
 
 /// One analysed position.
@@ -37,8 +49,62 @@ pub struct Sample {
     pub analysis: Analysis,
 }
 
+/// Who plays the engine's moves.
+enum Mover {
+    Research(Box<Engine>),
+    Player(Box<Player>, Limits),
+}
+
+impl Mover {
+    fn start(spec: &GenerateSpec) -> Result<Self, String> {
+        let Some(text) = &spec.engine else {
+            return Engine::with_options(&[
+                ("Search", "pvs"),
+                ("Hash", "16"),
+                ("Eval", RESEARCH_EVAL),
+            ])
+            .map(|e| Mover::Research(Box::new(e)))
+            .map_err(|e| e.to_string());
+        };
+        let player_spec = EngineSpec::parse(text).map_err(|e| e.to_string())?;
+        let limits = PlayerLimits::from_spec(&player_spec, None).map_err(|e| e.to_string())?;
+        if limits.tc.is_some() {
+            return Err(format!("{text}: give depth=, nodes= or st=, not a clock"));
+        }
+        let go = Limits {
+            depth: limits.depth,
+            nodes: limits.nodes,
+            movetime: limits.st,
+            ..Limits::default()
+        };
+        let player = Player::start(&player_spec).map_err(|e| e.to_string())?;
+        Ok(Mover::Player(Box::new(player), go))
+    }
+
+    fn new_game(&mut self) {
+        match self {
+            Mover::Research(engine) => engine.new_game(),
+            Mover::Player(player, _) => {
+                let _ = player.new_game();
+            }
+        }
+    }
+
+    /// The engine's move, if it gives one (a failed external engine gives none, and the
+    /// game goes on with a random move).
+    fn choose(&mut self, game: &Game, depth: u32) -> Option<Move> {
+        match self {
+            Mover::Research(engine) => engine.search(game, &Limits::depth(depth), &Silent).best,
+            Mover::Player(player, go) => {
+                let deadline = go.movetime.unwrap_or_default() + Duration::from_secs(60);
+                player.think(game, go, deadline).ok().map(|t| t.best)
+            }
+        }
+    }
+}
+
 /// The analysed positions of game `index`.
-fn play_game(index: usize, spec: &GenerateSpec, engine: &mut Engine) -> Vec<Sample> {
+fn play_game(index: usize, spec: &GenerateSpec, engine: &mut Mover) -> Vec<Sample> {
     engine.new_game();
     let mut rng = Rng::new(hash(spec.seed ^ hash(index as u64)));
     let mut game = Game::new(Position::startpos());
@@ -60,13 +126,11 @@ fn play_game(index: usize, spec: &GenerateSpec, engine: &mut Engine) -> Vec<Samp
             break;
         }
         let moves = pos.legal_moves();
+        let random = moves[rng.below(moves.len())];
         let m = if rng.unit() <= spec.random_prob {
-            moves[rng.below(moves.len())]
+            random
         } else {
-            engine
-                .search(&game, &Limits::depth(spec.depth), &Silent)
-                .best
-                .unwrap_or(moves[0])
+            engine.choose(&game, spec.depth).unwrap_or(random)
         };
         game.push(m);
     }
@@ -74,17 +138,14 @@ fn play_game(index: usize, spec: &GenerateSpec, engine: &mut Engine) -> Vec<Samp
 }
 
 /// Plays the games on `spec.threads` workers; `on_game` is called as each finishes.
-pub fn generate(
-    spec: &GenerateSpec,
-    mut on_game: impl FnMut(),
-) -> Result<Vec<Sample>, EngineError> {
-    // Checked once here, so that the workers' engines cannot fail.
-    Engine::with_options(&[("Search", "pvs"), ("Hash", "16"), ("Eval", RESEARCH_EVAL)])?;
+pub fn generate(spec: &GenerateSpec, mut on_game: impl FnMut()) -> Result<Vec<Sample>, String> {
+    // Checked once here, so that a bad SPEC fails before any game.
+    drop(Mover::start(spec)?);
     let mut samples = Vec::new();
     crate::pool::run(
         spec.games,
         spec.threads,
-        || Engine::with_options(&[("Search", "pvs"), ("Hash", "16"), ("Eval", RESEARCH_EVAL)]).ok(),
+        || Mover::start(spec).ok(),
         |engine, i| {
             engine
                 .as_mut()
@@ -118,14 +179,33 @@ pub struct PlyShare {
 }
 
 impl PlyShare {
-    /// Percent of the positions at risk at `level` or below.
-    pub fn percent(&self, level: u8) -> f64 {
-        let n = self
-            .at_risk
+    fn count(&self, level: u8) -> usize {
+        self.at_risk
             .iter()
             .find(|(k, _)| *k == level)
-            .map_or(0, |(_, n)| *n);
-        100.0 * n as f64 / self.positions.max(1) as f64
+            .map_or(0, |(_, n)| *n)
+    }
+
+    /// Percent of the positions at risk at `level` or below.
+    pub fn percent(&self, level: u8) -> f64 {
+        100.0 * self.count(level) as f64 / self.positions.max(1) as f64
+    }
+
+    /// The 95% Wilson score interval of that percentage (sound for the small counts and
+    /// shares near 0 these are).
+    pub fn interval(&self, level: u8) -> (f64, f64) {
+        let n = self.positions as f64;
+        if n == 0.0 {
+            return (0.0, 100.0);
+        }
+        let p = self.count(level) as f64 / n;
+        let z = 1.959_964_f64;
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+        (
+            100.0 * (centre - half).max(0.0),
+            100.0 * (centre + half).min(1.0),
+        )
     }
 }
 
@@ -206,6 +286,7 @@ mod tests {
             max_level: 3,
             seed: 5,
             threads: 2,
+            engine: None,
         };
         let mut finished = 0;
         let a = generate(&spec, || finished += 1).unwrap();
@@ -221,5 +302,47 @@ mod tests {
         assert!(shares.iter().all(|s| s.at_risk.len() == 2));
         assert_eq!(samples_csv(&a).lines().count(), 7);
         assert!(chart(&shares, &levels).starts_with("<svg"));
+        // Wilson: 1 of 10 is 1.8%–40.4%; 0 of 100 is 0–3.7%.
+        let one_in_ten = PlyShare {
+            ply: 1,
+            positions: 10,
+            at_risk: vec![(1, 1), (3, 0)],
+        };
+        let (lo, hi) = one_in_ten.interval(1);
+        assert!(
+            (lo - 1.79).abs() < 0.05 && (hi - 40.4).abs() < 0.1,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = PlyShare {
+            positions: 100,
+            ..one_in_ten
+        }
+        .interval(3);
+        assert!(lo == 0.0 && (hi - 3.70).abs() < 0.05, "{hi}");
+    }
+
+    #[test]
+    fn the_engine_moves_can_come_from_a_match_spec() {
+        let spec = GenerateSpec {
+            games: 2,
+            plies: vec![4],
+            random_prob: 0.33,
+            depth: 1,
+            max_level: 1,
+            seed: 1,
+            threads: 1,
+            engine: Some("pvs Eval=classical depth=2".into()),
+        };
+        assert_eq!(generate(&spec, || {}).unwrap().len(), 2);
+        let no_limit = GenerateSpec {
+            engine: Some("pvs".into()),
+            ..spec.clone()
+        };
+        assert!(generate(&no_limit, || {}).is_err());
+        let clock = GenerateSpec {
+            engine: Some("pvs tc=1+0".into()),
+            ..spec
+        };
+        assert!(generate(&clock, || {}).unwrap_err().contains("not a clock"));
     }
 }
