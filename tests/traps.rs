@@ -172,8 +172,17 @@ fn traps_in_the_games_of_a_pgn_file() {
         )
     };
     let (table, stderr) = run(&["--threads", "2"]);
-    // The broken game is reported with its number and move, and skipped.
-    assert!(stderr.contains("game 3: move 2. Ke3"), "{stderr}");
+    // The illegal move stops game 3 where it stands, with a message; the game with a bad
+    // FEN is skipped and counted.
+    assert!(
+        stderr.contains("game 3: move 2. Ke3: illegal san; analysed up to there"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("game 5: [FEN]") && stderr.contains("; skipped"),
+        "{stderr}"
+    );
+    assert!(table.contains("unreadable games skipped: 1"), "{table}");
     assert!(
         table.contains("game 1 (a - b), ply 3: g4 walks into a level-1 trap (1 of 19 moves are traps); punished: Qh4#"),
         "{table}"
@@ -186,7 +195,7 @@ fn traps_in_the_games_of_a_pgn_file() {
     // Game 4's Kb8 is forced (the position is lost), so it is no fall.
     assert!(!table.contains("game 4"), "{table}");
     assert!(
-        table.contains("3 games, 10 positions; a player walked into a trap in 2 games (66.7%): 2 trap moves played, 1 punished"),
+        table.contains("4 games, 12 positions; a player walked into a trap in 2 games (50.0%): 2 trap moves played, 1 punished"),
         "{table}"
     );
     let (csv, _) = run(&[
@@ -199,6 +208,20 @@ fn traps_in_the_games_of_a_pgn_file() {
         rows[1].starts_with("2,3,") && rows[1].contains(",g4,1,false,"),
         "{csv}"
     );
+    // An unwritable report stops the run before any analysis.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_searchlight"))
+        .args([
+            "traps",
+            "--pgn",
+            "tests/data/traps-games.pgn",
+            "--html",
+            "/nonexistent/dir/r.html",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write /nonexistent/dir/r.html"));
     let (json, _) = run(&["--format", "json", "--take", "1"]);
     let game: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
     assert_eq!(game["plies"].as_array().unwrap().len(), 4);

@@ -24,9 +24,23 @@ pub struct PgnGame {
     pub end: Position,
     /// The tag pairs in file order, values unescaped.
     pub tags: Vec<(String, String)>,
+    /// Why the main line stops early: a move that is not legal there (the moves before it
+    /// are kept, the rest of the game is not read).
+    pub stopped: Option<String>,
 }
 
 impl PgnGame {
+    /// The game if its every move was read, else the error that stopped it.
+    pub fn complete(self) -> Result<Self, PgnError> {
+        match self.stopped {
+            Some(message) => Err(PgnError::Game {
+                game: self.number,
+                message,
+            }),
+            None => Ok(self),
+        }
+    }
+
     /// The value of a tag, if the game has it.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
@@ -55,7 +69,9 @@ pub fn is_chess960_variant(name: &str) -> bool {
     )
 }
 
-/// Iterates over the games of a PGN stream; after an error the next game is read.
+/// Iterates over the games of a PGN stream; after an error the next game is read. A game
+/// with an illegal move comes as far as the move before, with [`PgnGame::stopped`] saying
+/// why ([`PgnGame::complete`] turns that into an error).
 pub struct PgnReader<R: Read> {
     reader: Reader<R>,
     visitor: GameVisitor,
@@ -82,9 +98,11 @@ impl<R: Read> Iterator for PgnReader<R> {
     }
 }
 
-/// The games of a PGN text, stopping at the first error.
+/// The games of a PGN text, stopping at the first error (an illegal move included).
 pub fn read_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
-    PgnReader::new(text.as_bytes()).collect()
+    PgnReader::new(text.as_bytes())
+        .map(|g| g.and_then(PgnGame::complete))
+        .collect()
 }
 
 struct GameVisitor {
@@ -166,6 +184,7 @@ impl Visitor for GameVisitor {
                 start,
                 moves: Vec::new(),
                 tags,
+                stopped: None,
             }),
             Err(e) => ControlFlow::Break(Err(e)),
         }
@@ -176,17 +195,20 @@ impl Visitor for GameVisitor {
         movetext: &mut Self::Movetext,
         san_plus: SanPlus,
     ) -> ControlFlow<Self::Output> {
+        if movetext.stopped.is_some() {
+            return ControlFlow::Continue(());
+        }
         let pos = &movetext.end;
         match san_plus.san.to_move(pos.chess()) {
             Ok(m) => {
                 movetext.end = pos.play(m);
                 movetext.moves.push(m);
-                ControlFlow::Continue(())
             }
-            Err(e) => ControlFlow::Break(Err(
-                self.error(format!("move {} {san_plus}: {e}", move_number(pos)))
-            )),
+            Err(e) => {
+                movetext.stopped = Some(format!("move {} {san_plus}: {e}", move_number(pos)));
+            }
         }
+        ControlFlow::Continue(())
     }
 
     fn end_game(&mut self, movetext: Self::Movetext) -> Self::Output {
@@ -232,9 +254,13 @@ mod tests {
         let text = "1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 e5 2. Nf3 Ke6 *\n";
         let mut games = PgnReader::new(text.as_bytes());
         assert!(games.next().unwrap().is_ok());
-        let e = games.next().unwrap().unwrap_err().to_string();
+        // The second game stops before its illegal move, saying why.
+        let partial = games.next().unwrap().unwrap();
+        assert_eq!(partial.moves.len(), 3);
+        let e = partial.complete().unwrap_err().to_string();
         assert!(e.starts_with("game 2: move 2... Ke6"), "{e}");
         assert!(games.next().is_none());
+        assert!(read_games(text).is_err());
         let bad_fen = "[FEN \"8/8/8 w - - 0 1\"]\n\n1. e4 *\n";
         let e = read_games(bad_fen).unwrap_err().to_string();
         assert!(e.contains("game 1: [FEN]"), "{e}");

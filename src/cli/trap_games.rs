@@ -3,7 +3,7 @@
 //! each, and printed in file order as each batch is done.
 
 use std::fs::File;
-use std::io::{BufReader, IsTerminal};
+use std::io::{BufReader, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -28,6 +28,12 @@ pub fn run(args: &TrapsArgs, path: &str) -> Result<(), String> {
         Some(parse_budget(&args.budget).map_err(|e| e.to_string())?)
     };
     let mut sketches: Vec<GameSketch> = Vec::new();
+    // An unwritable report fails now, not after hours of analysis.
+    let mut html = args
+        .html
+        .as_ref()
+        .map(|out| File::create(out).map_err(|e| format!("cannot write {out}: {e}")))
+        .transpose()?;
     let plies = args.plies.clone();
     let wanted = move |ply: usize| plies.is_empty() || plies.contains(&ply);
     let threads = args.threads.max(1);
@@ -44,8 +50,21 @@ pub fn run(args: &TrapsArgs, path: &str) -> Result<(), String> {
         let mut batch: Vec<PgnGame> = Vec::new();
         for game in games.by_ref() {
             match game {
-                Ok(g) => batch.push(g),
-                Err(e) => bar.suspend(|| eprintln!("traps: {path}: {e}; skipped")),
+                Ok(g) => {
+                    if let Some(why) = &g.stopped {
+                        bar.suspend(|| {
+                            eprintln!(
+                                "traps: {path}: game {}: {why}; analysed up to there",
+                                g.number
+                            );
+                        });
+                    }
+                    batch.push(g);
+                }
+                Err(e) => {
+                    summary.skipped += 1;
+                    bar.suspend(|| eprintln!("traps: {path}: {e}; skipped"));
+                }
             }
             if batch.len() == threads * BATCH_PER_THREAD {
                 break;
@@ -80,12 +99,10 @@ pub fn run(args: &TrapsArgs, path: &str) -> Result<(), String> {
         ));
     }
     bar.finish_and_clear();
-    if let Some(out) = &args.html {
+    if let (Some(file), Some(out)) = (html.as_mut(), &args.html) {
         let title = format!("Search traps in {path} (level ≤ {})", args.max_level);
-        super::write(
-            out,
-            &page(&title, &summary, &sketches, &args.check_backends),
-        )?;
+        file.write_all(page(&title, &summary, &sketches, &args.check_backends).as_bytes())
+            .map_err(|e| format!("cannot write {out}: {e}"))?;
         eprintln!("wrote {out}");
     }
     if args.format == Format::Table {

@@ -97,7 +97,7 @@ fn parse(path: &str, text: &str) -> Result<Vec<Position>, OpeningsError> {
     };
     if path.to_ascii_lowercase().ends_with(".pgn") {
         PgnReader::new(text.as_bytes())
-            .map(|game| game.map(|g| g.end))
+            .map(|game| game.and_then(|g| g.complete()).map(|g| g.end))
             .collect::<Result<_, _>>()
             .map_err(|e| parse_error(e.to_string()))
     } else {

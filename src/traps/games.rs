@@ -95,6 +95,8 @@ fn mated_within(game: &PgnGame, ply: usize, level: u8) -> bool {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Summary {
     pub games: usize,
+    /// Games that could not be read at all (a bad `[FEN]`, an unknown variant).
+    pub skipped: usize,
     pub positions: usize,
     /// Per bucket of `BUCKET` plies: positions, then per level (at risk, lost).
     pub buckets: Vec<Bucket>,
@@ -173,6 +175,9 @@ impl Summary {
             );
         }
         let percent = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
+        if self.skipped > 0 {
+            let _ = writeln!(s, "\nunreadable games skipped: {}", self.skipped);
+        }
         let _ = writeln!(
             s,
             "\n{} games, {} positions; a player walked into a trap in {} games ({:.1}%): {} trap \
