@@ -235,3 +235,32 @@ fn option_values_are_kept_after_a_rejected_setoption() {
         "alphabeta"
     );
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_a_tool_quietly() {
+    use std::process::{Command, Stdio};
+    // Enough games that the CSV outgrows a pipe's buffer, so the writer must meet the
+    // closed pipe (as `searchlight traps ... | head` does).
+    let path = std::env::temp_dir().join(format!("searchlight-{}-pipe.pgn", std::process::id()));
+    std::fs::write(&path, "1. f3 e5 2. g4 Qh4# 0-1\n\n".repeat(600)).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_searchlight"))
+        .args([
+            "traps",
+            "--pgn",
+            path.to_str().unwrap(),
+            "--max-level",
+            "1",
+            "--format",
+            "csv",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+    let _ = std::fs::remove_file(&path);
+}
