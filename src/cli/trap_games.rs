@@ -13,6 +13,7 @@ use crate::board::Position;
 use crate::board::pgn::{PgnGame, PgnReader};
 use crate::experiments::trap_check::{check_backends, parse_budget};
 use crate::search::Limits;
+use crate::traps::Analysis;
 use crate::traps::games::{CSV_HEADER, GameReport, Summary, analyse_game, csv_rows, falls_text};
 use crate::traps::report::{GameSketch, page};
 
@@ -142,18 +143,14 @@ fn backends_falling(
     backends: &[String],
     limits: &Limits,
 ) -> Result<Vec<(usize, String)>, String> {
-    let falls: Vec<_> = report
+    let results: Vec<(usize, Analysis)> = report
         .falls()
-        .filter_map(|p| {
-            let pos = Position::from_fen_auto(&p.analysis.fen).ok()?;
-            Some(((p.ply, p.analysis.clone()), (p.ply, pos)))
-        })
+        .map(|p| (p.ply, p.analysis.clone()))
         .collect();
-    if falls.is_empty() {
+    if results.is_empty() {
         return Ok(Vec::new());
     }
-    let results: Vec<_> = falls.iter().map(|(r, _)| r.clone()).collect();
-    let positions: Vec<(usize, &Position)> = falls.iter().map(|(_, (l, p))| (*l, p)).collect();
+    let positions: Vec<(usize, &Position)> = report.falls().map(|p| (p.ply, &p.position)).collect();
     let checks =
         check_backends(&results, &positions, backends, limits).map_err(|e| e.to_string())?;
     Ok(checks

@@ -60,6 +60,7 @@ fn estimate(e: Estimate, finite: bool) -> Value {
 
 fn pairing(t: &Tally, first: &str, second: &str) -> Value {
     let sweep = t.games() > 0 && (t.wins == t.games() || t.losses == t.games());
+    let nelo = t.nelo();
     json!({
         "first": first,
         "second": second,
@@ -69,7 +70,7 @@ fn pairing(t: &Tally, first: &str, second: &str) -> Value {
         "losses": t.losses,
         "score": t.score(),
         "elo": estimate(t.elo(), !sweep),
-        "nelo": estimate(t.nelo(), t.nelo() != Estimate::default()),
+        "nelo": estimate(nelo, nelo != Estimate::default()),
         "los": t.los(),
         "pentanomial": t.penta,
     })

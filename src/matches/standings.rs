@@ -433,15 +433,10 @@ mod tests {
         assert!(ratings.contains("| 1 | a | 3 | 83.3% |"), "{ratings}");
     }
 
-    #[test]
-    fn the_sprt_decides_a_lopsided_match_and_stays_decided() {
-        let sprt = Sprt::parse(&["elo0=0".into(), "elo1=10".into()]).unwrap();
-        let pairs = pairings(2, false);
-        let jobs = schedule(&pairs, 400, &[0]);
-        let mut st = Standings::new(2, pairs, Some(sprt));
-        let mut stopped_at = None;
+    /// Feeds the jobs until the SPRT stops the match (the game it stopped at): the first
+    /// player wins every other pair and draws the rest.
+    fn play_lopsided(st: &mut Standings, jobs: &[Job]) -> Option<usize> {
         for (i, job) in jobs.iter().enumerate() {
-            // The first player wins every other pair and draws the rest.
             let outcome = match (job.pair % 2, job.white == 0) {
                 (0, true) => Outcome::WhiteWins,
                 (0, false) => Outcome::BlackWins,
@@ -449,10 +444,19 @@ mod tests {
             };
             let mate = Termination::Rules(crate::board::Terminal::Checkmate);
             if !st.add(&finished(*job, outcome, mate)) {
-                stopped_at = Some(i + 1);
-                break;
+                return Some(i + 1);
             }
         }
+        None
+    }
+
+    #[test]
+    fn the_sprt_decides_a_lopsided_match_and_stays_decided() {
+        let sprt = Sprt::parse(&["elo0=0".into(), "elo1=10".into()]).unwrap();
+        let pairs = pairings(2, false);
+        let jobs = schedule(&pairs, 400, &[0]);
+        let mut st = Standings::new(2, pairs, Some(sprt));
+        let stopped_at = play_lopsided(&mut st, &jobs);
         let decision = st.decision.unwrap();
         assert!(decision.h1);
         assert_eq!(Some(decision.game), stopped_at);
@@ -470,17 +474,7 @@ mod tests {
         assert!(Sprt::parse(&["model=bayesian".into()]).is_err());
         // The same lopsided match decides in normalized Elo too, and the table says so.
         let mut st = Standings::new(2, pairings(2, false), Some(normalized));
-        for job in &jobs {
-            let outcome = match (job.pair % 2, job.white == 0) {
-                (0, true) => Outcome::WhiteWins,
-                (0, false) => Outcome::BlackWins,
-                _ => Outcome::Draw,
-            };
-            let mate = Termination::Rules(crate::board::Terminal::Checkmate);
-            if !st.add(&finished(*job, outcome, mate)) {
-                break;
-            }
-        }
+        play_lopsided(&mut st, &jobs);
         assert!(st.decision.unwrap().h1);
         let table = st.pairing_table(&["a".into(), "b".into()]);
         assert!(table.contains("model=normalized: LLR"), "{table}");

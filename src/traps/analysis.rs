@@ -26,6 +26,9 @@ pub struct TrapMove {
     pub level: u8,
     /// The opponent's winning line in SAN, the defence being the longest resistance.
     pub line: Vec<String>,
+    /// The same line as moves (for drawing it).
+    #[serde(skip)]
+    pub line_moves: Vec<Move>,
 }
 
 /// What the analysis of one position found.
@@ -90,6 +93,7 @@ pub fn analyse(pos: &Position, max_level: u8) -> Analysis {
                 uci: pos.to_uci(m).to_string(),
                 level,
                 line: san_line(&after, &line),
+                line_moves: line,
             });
         }
     }

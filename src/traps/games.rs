@@ -17,6 +17,9 @@ use crate::board::{Game, Position};
 pub struct PlyReport {
     /// 1-based: the position before the game's `ply`-th move.
     pub ply: usize,
+    /// The position analysed, in its game's castling mode.
+    #[serde(skip)]
+    pub position: Position,
     pub analysis: Analysis,
     pub played_san: String,
     /// The trap level of the move played, if it was a trap.
@@ -62,6 +65,7 @@ pub fn analyse_game(game: &PgnGame, max_level: u8, wanted: impl Fn(usize) -> boo
                 .map(|t| t.level);
             plies.push(PlyReport {
                 ply,
+                position: pos.clone(),
                 played_san: SanPlus::from_move(pos.chess().clone(), mv).to_string(),
                 punished: played_level.map(|k| mated_within(game, ply, k)),
                 played_level,
@@ -115,6 +119,18 @@ pub struct Bucket {
     pub levels: Vec<(u8, usize, usize)>,
 }
 
+impl Bucket {
+    /// Per level: `12.5% (3, 1 lost)` — the share at risk, the count, the lost ones.
+    pub fn cells(&self) -> impl Iterator<Item = String> + '_ {
+        self.levels.iter().map(|&(_, at, lost)| {
+            format!(
+                "{:.1}% ({at}, {lost} lost)",
+                100.0 * at as f64 / self.positions.max(1) as f64
+            )
+        })
+    }
+}
+
 /// Plies per row of the summary.
 pub const BUCKET: usize = 10;
 
@@ -146,28 +162,23 @@ impl Summary {
         }
     }
 
+    /// The levels the buckets count (1, 3, ... up to the maximum analysed).
+    pub fn levels(&self) -> Vec<u8> {
+        self.buckets
+            .first()
+            .map(|b| b.levels.iter().map(|l| l.0).collect())
+            .unwrap_or_default()
+    }
+
     /// The summary as Markdown.
     pub fn table(&self) -> String {
         let mut s = String::new();
-        let levels: Vec<u8> = self
-            .buckets
-            .first()
-            .map(|b| b.levels.iter().map(|l| l.0).collect())
-            .unwrap_or_default();
+        let levels = self.levels();
         let head: String = levels.iter().map(|k| format!(" level ≤ {k} |")).collect();
         let _ = writeln!(s, "| plies | positions |{head}");
         let _ = writeln!(s, "|---|---:|{}", "---:|".repeat(levels.len()));
         for b in self.buckets.iter().filter(|b| b.positions > 0) {
-            let cells: String = b
-                .levels
-                .iter()
-                .map(|&(_, at, lost)| {
-                    format!(
-                        " {:.1}% ({at}, {lost} lost) |",
-                        100.0 * at as f64 / b.positions as f64
-                    )
-                })
-                .collect();
+            let cells: String = b.cells().map(|c| format!(" {c} |")).collect();
             let _ = writeln!(
                 s,
                 "| {}–{} | {} |{cells}",

@@ -5,7 +5,6 @@
 
 use std::fmt::Write as _;
 
-use shakmaty::san::San;
 use shakmaty::{Move, Position as _, Role, Square};
 
 use super::games::{GameReport, PlyReport, Summary};
@@ -28,8 +27,9 @@ pub struct Fall {
     pub played: Move,
     pub played_san: String,
     pub level: u8,
-    /// The opponent's mate against the longest resistance, in SAN.
+    /// The opponent's mate against the longest resistance, in SAN and as moves.
     pub line: Vec<String>,
+    pub line_moves: Vec<Move>,
     pub punished: bool,
     pub traps: usize,
     pub legal_moves: usize,
@@ -41,7 +41,7 @@ impl GameSketch {
     /// The sketch of a game; `backends(ply)` names the backends that chose a trap there.
     pub fn of(game: &GameReport, backends: impl Fn(usize) -> Vec<String>) -> Self {
         let fall = |p: &PlyReport| {
-            let position = Position::from_fen_auto(&p.analysis.fen).ok()?;
+            let position = p.position.clone();
             let trap = p.analysis.traps.iter().find(|t| t.san == p.played_san)?;
             Some(Fall {
                 ply: p.ply,
@@ -49,6 +49,7 @@ impl GameSketch {
                 played_san: p.played_san.clone(),
                 level: trap.level,
                 line: trap.line.clone(),
+                line_moves: trap.line_moves.clone(),
                 punished: p.punished == Some(true),
                 traps: p.analysis.traps.len(),
                 legal_moves: p.analysis.legal_moves,
@@ -199,24 +200,6 @@ pub fn board_svg(pos: &Position, trap: Option<Move>, line: &[Move]) -> String {
     s
 }
 
-/// The moves of a SAN line from `pos` (as far as they parse).
-fn line_moves(pos: &Position, line: &[String]) -> Vec<Move> {
-    let mut p = pos.clone();
-    let mut moves = Vec::new();
-    for san in line {
-        let text = san.trim_end_matches(['+', '#']);
-        let Some(m) = San::from_ascii(text.as_bytes())
-            .ok()
-            .and_then(|s| s.to_move(p.chess()).ok())
-        else {
-            break;
-        };
-        moves.push(m);
-        p = p.play(m);
-    }
-    moves
-}
-
 /// The chart of a game: a bar per analysed ply, as high as its number of trap moves, red
 /// where the move played was one.
 fn chart_svg(plies: &[(usize, usize, bool)]) -> String {
@@ -262,7 +245,6 @@ fn chart_svg(plies: &[(usize, usize, bool)]) -> String {
 }
 
 fn fall_html(f: &Fall, checked: &[String]) -> String {
-    let line = line_moves(&f.position.play(f.played), &f.line);
     let backends = match (checked.is_empty(), f.backends.is_empty()) {
         (true, _) => String::new(),
         (false, true) => format!(
@@ -277,7 +259,7 @@ fn fall_html(f: &Fall, checked: &[String]) -> String {
     };
     format!(
         r#"<figure class="fall">{}<figcaption>Ply {}: <b>{}</b> walks into a level-{} trap ({} of {} moves are traps); the refutation: {} — {}.{backends}</figcaption></figure>"#,
-        board_svg(&f.position, Some(f.played), &line),
+        board_svg(&f.position, Some(f.played), &f.line_moves),
         f.ply,
         escape(&f.played_san),
         f.level,
@@ -306,12 +288,7 @@ pub fn page(title: &str, summary: &Summary, games: &[GameSketch], checked: &[Str
         s,
         "<h2>Summary</h2><table><tr><th>plies</th><th>positions</th>"
     );
-    let levels: Vec<u8> = summary
-        .buckets
-        .first()
-        .map(|b| b.levels.iter().map(|l| l.0).collect())
-        .unwrap_or_default();
-    for k in &levels {
+    for k in summary.levels() {
         let _ = write!(s, "<th>at risk, level ≤ {k}</th>");
     }
     s.push_str("</tr>\n");
@@ -321,12 +298,8 @@ pub fn page(title: &str, summary: &Summary, games: &[GameSketch], checked: &[Str
             "<tr><td>{}–{}</td><td>{}</td>",
             b.first_ply, b.last_ply, b.positions
         );
-        for &(_, at, lost) in &b.levels {
-            let _ = write!(
-                s,
-                "<td>{:.1}% ({at}, {lost} lost)</td>",
-                100.0 * at as f64 / b.positions as f64
-            );
+        for cell in b.cells() {
+            let _ = write!(s, "<td>{cell}</td>");
         }
         s.push_str("</tr>\n");
     }
