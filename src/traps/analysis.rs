@@ -78,12 +78,22 @@ pub fn analyse(pos: &Position, max_level: u8) -> Analysis {
     let mut prover = MateProver::new();
     let moves = pos.legal_moves();
     let mut traps = Vec::new();
+    let deepest = if max_level % 2 == 1 {
+        max_level
+    } else {
+        max_level.saturating_sub(1)
+    };
     for &m in &moves {
         let after = pos.play(m);
         if after.legal_moves().is_empty() {
             continue; // p mated or stalemated the opponent: no trap.
         }
-        let found = (1..=max_level)
+        // One search at the deepest level settles most moves (no mate) and leaves in the
+        // table what the shallower levels of a trap need.
+        if deepest == 0 || !prover.mates_within(&after, deepest) {
+            continue;
+        }
+        let found = (1..=deepest)
             .step_by(2)
             .find_map(|k| prover.mate_line(&after, k).map(|line| (k, line)));
         if let Some((level, line)) = found {
