@@ -227,3 +227,51 @@ fn traps_in_the_games_of_a_pgn_file() {
     assert_eq!(game["plies"].as_array().unwrap().len(), 4);
     assert_eq!(game["plies"][2]["played_level"], 1);
 }
+
+#[test]
+fn shards_of_a_pgn_file_merge_into_the_whole_files_summary() {
+    let dir = std::env::temp_dir().join(format!("searchlight-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let searchlight = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_searchlight"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let file = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let pgn = "tests/data/traps-games.pgn";
+    let base = ["traps", "--pgn", pgn, "--max-level", "3", "--summary"];
+    let whole = searchlight(&[&base[..], &[&file("whole.json")]].concat());
+    let shards = [
+        ("a.json", "0", "2"),
+        ("b.json", "2", "2"),
+        ("c.json", "4", "9"),
+    ];
+    for (name, skip, take) in shards {
+        searchlight(&[&base[..], &[&file(name), "--skip", skip, "--take", take]].concat());
+    }
+    let merged = searchlight(&[
+        "traps",
+        "merge",
+        &file("a.json"),
+        &file("b.json"),
+        &file("c.json"),
+        "--out",
+        &file("merged.json"),
+    ]);
+    // The whole run's table ends with the summary; the merge prints the summary alone.
+    let summary = &whole[whole.find("| plies |").unwrap()..];
+    assert_eq!(merged, summary);
+    assert!(merged.contains("unreadable games skipped: 1"), "{merged}");
+    let json = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+    };
+    assert_eq!(json("merged.json"), json("whole.json"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -35,6 +35,11 @@ pub fn run(args: &TrapsArgs, path: &str) -> Result<(), String> {
         .as_ref()
         .map(|out| File::create(out).map_err(|e| format!("cannot write {out}: {e}")))
         .transpose()?;
+    let mut summary_file = args
+        .summary
+        .as_ref()
+        .map(|out| File::create(out).map_err(|e| format!("cannot write {out}: {e}")))
+        .transpose()?;
     let plies = args.plies.clone();
     let wanted = move |ply: usize| plies.is_empty() || plies.contains(&ply);
     let threads = args.threads.max(1);
@@ -111,7 +116,34 @@ pub fn run(args: &TrapsArgs, path: &str) -> Result<(), String> {
     } else {
         eprint!("\n{}", summary.table());
     }
+    if let (Some(file), Some(out)) = (summary_file.as_mut(), &args.summary) {
+        write_summary(&summary, file, out)?;
+    }
     Ok(())
+}
+
+fn write_summary(summary: &Summary, file: &mut File, out: &str) -> Result<(), String> {
+    let json = serde_json::to_string_pretty(summary).map_err(|e| e.to_string())?;
+    writeln!(file, "{json}").map_err(|e| format!("cannot write {out}: {e}"))
+}
+
+/// `traps merge`: the shards' summaries added up, printed as one table.
+pub fn merge(files: &[String], out: Option<&str>) -> Result<(), String> {
+    let mut total = Summary::default();
+    for path in files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let shard: Summary =
+            serde_json::from_str(&text).map_err(|e| format!("{path}: not a summary: {e}"))?;
+        total.merge(&shard).map_err(|e| format!("{path}: {e}"))?;
+    }
+    print!("{}", total.table());
+    match out {
+        Some(out) => {
+            let mut file = File::create(out).map_err(|e| format!("cannot write {out}: {e}"))?;
+            write_summary(&total, &mut file, out)
+        }
+        None => Ok(()),
+    }
 }
 
 /// The reports of a batch, in the batch's order.

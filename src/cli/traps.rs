@@ -45,6 +45,10 @@ pub struct TrapsArgs {
     /// With --pgn: analyse at most M games.
     #[arg(long, requires = "pgn")]
     pub take: Option<usize>,
+    /// With --pgn: the summary as JSON too, for `traps merge` to add up the shards of a
+    /// file split with --skip/--take.
+    #[arg(long, value_name = "FILE", requires = "pgn")]
+    pub summary: Option<String>,
     /// With --pgn: a self-contained HTML report — per game a chart of the trap moves per
     /// ply, and a board for every fall with the trap move and the refutation drawn.
     #[arg(long, value_name = "FILE", requires = "pgn")]
@@ -75,6 +79,18 @@ pub struct TrapsArgs {
 pub enum TrapsCommand {
     /// Semi-random games, the positions at given plies analysed (Ramanujan 2012 §4.2).
     Generate(GenerateArgs),
+    /// The summaries of shards (`traps --pgn ... --summary FILE`) added up into one.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' summary files.
+    #[arg(required = true)]
+    pub files: Vec<String>,
+    /// Writes the merged summary as JSON too.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -111,6 +127,12 @@ pub fn run(args: &TrapsArgs) -> ExitCode {
         return match generate(g) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail("traps generate", e),
+        };
+    }
+    if let Some(TrapsCommand::Merge(m)) = &args.command {
+        return match super::trap_games::merge(&m.files, m.out.as_deref()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail("traps merge", e),
         };
     }
     if let Some(path) = &args.pgn {

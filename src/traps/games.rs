@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use shakmaty::san::SanPlus;
 
 use super::analysis::{Analysis, analyse};
@@ -96,7 +96,7 @@ fn mated_within(game: &PgnGame, ply: usize, level: u8) -> bool {
 
 /// The summary over games: per ply range and level the share of positions at risk (and
 /// lost), the games with a fall, and the falls punished.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Summary {
     pub games: usize,
     /// Games that could not be read at all (a bad `[FEN]`, an unknown variant).
@@ -110,7 +110,7 @@ pub struct Summary {
 }
 
 /// Positions of one ply range.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Bucket {
     pub first_ply: usize,
     pub last_ply: usize,
@@ -142,24 +142,54 @@ impl Summary {
         self.games_with_a_fall += usize::from(falls > 0);
         self.falls += falls;
         self.punished += game.falls().filter(|p| p.punished == Some(true)).count();
+        let levels: Vec<u8> = (1..=max_level).step_by(2).collect();
         for p in &game.plies {
-            let index = (p.ply - 1) / BUCKET;
-            while self.buckets.len() <= index {
-                let first = self.buckets.len() * BUCKET + 1;
-                self.buckets.push(Bucket {
-                    first_ply: first,
-                    last_ply: first + BUCKET - 1,
-                    positions: 0,
-                    levels: (1..=max_level).step_by(2).map(|k| (k, 0, 0)).collect(),
-                });
-            }
-            let bucket = &mut self.buckets[index];
+            let bucket = self.bucket((p.ply - 1) / BUCKET, &levels);
             bucket.positions += 1;
             for (k, at_risk, lost) in &mut bucket.levels {
                 *at_risk += usize::from(p.analysis.at_risk_within(*k));
                 *lost += usize::from(p.analysis.lost_within(*k));
             }
         }
+    }
+
+    /// The bucket at `index`, with the empty ones before it added as needed.
+    fn bucket(&mut self, index: usize, levels: &[u8]) -> &mut Bucket {
+        while self.buckets.len() <= index {
+            let first = self.buckets.len() * BUCKET + 1;
+            self.buckets.push(Bucket {
+                first_ply: first,
+                last_ply: first + BUCKET - 1,
+                positions: 0,
+                levels: levels.iter().map(|&k| (k, 0, 0)).collect(),
+            });
+        }
+        &mut self.buckets[index]
+    }
+
+    /// Adds the summary of another shard of games (`--skip`/`--take`): the counts add up,
+    /// so the merged summary is the one a single run over all the games would print. The
+    /// shards must have been analysed to the same levels.
+    pub fn merge(&mut self, other: &Summary) -> Result<(), String> {
+        let (mine, theirs) = (self.levels(), other.levels());
+        if !self.buckets.is_empty() && !other.buckets.is_empty() && mine != theirs {
+            return Err(format!("analysed to other levels: {mine:?} and {theirs:?}"));
+        }
+        self.games += other.games;
+        self.skipped += other.skipped;
+        self.positions += other.positions;
+        self.games_with_a_fall += other.games_with_a_fall;
+        self.falls += other.falls;
+        self.punished += other.punished;
+        for (index, b) in other.buckets.iter().enumerate() {
+            let bucket = self.bucket(index, &theirs);
+            bucket.positions += b.positions;
+            for (m, o) in bucket.levels.iter_mut().zip(&b.levels) {
+                m.1 += o.1;
+                m.2 += o.2;
+            }
+        }
+        Ok(())
     }
 
     /// The levels the buckets count (1, 3, ... up to the maximum analysed).
@@ -317,6 +347,31 @@ mod tests {
         summary.add(&report, 1);
         assert_eq!(summary.buckets[0].levels[0], (1, 1, 1));
         assert_eq!(summary.falls, 0);
+    }
+
+    #[test]
+    fn shards_merge_into_the_summary_of_the_whole() {
+        let text = "1. f3 e5 2. g4 Qh4# 0-1\n\n1. f3 e5 2. g4 d6 3. e4 Qh4# 0-1\n\n\
+                    1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 5. Nxf7 Qxg2 6. Rf1 Qxe4+ 0-1\n";
+        let games = read_games(text).unwrap();
+        let reports: Vec<GameReport> = games.iter().map(|g| analyse_game(g, 3, |_| true)).collect();
+        let mut whole = Summary::default();
+        reports.iter().for_each(|r| whole.add(r, 3));
+        let mut first = Summary::default();
+        first.add(&reports[0], 3);
+        let mut rest = Summary::default();
+        rest.add(&reports[1], 3);
+        rest.add(&reports[2], 3);
+        // Through JSON, as `traps merge` reads the shards' files.
+        let rest: Summary = serde_json::from_str(&serde_json::to_string(&rest).unwrap()).unwrap();
+        let mut merged = Summary::default();
+        merged.merge(&first).unwrap();
+        merged.merge(&rest).unwrap();
+        assert_eq!(merged.table(), whole.table());
+        assert_eq!(merged.buckets.len(), 2);
+        let mut shallow = Summary::default();
+        shallow.add(&reports[0], 1);
+        assert!(merged.merge(&shallow).unwrap_err().contains("other levels"));
     }
 
     #[test]
