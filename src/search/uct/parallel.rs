@@ -1,0 +1,355 @@
+//! Tree parallelism: every thread iterates on the one [`SharedArena`] (Parallel Monte-Carlo
+//! Tree Search (2008), Chaslot, Winands and van den Herik, §3.3), with the iteration of
+//! [`super::search`] — the same move order, valuation of new nodes and backup rule — and
+//! two additions:
+//! - **virtual loss** (ibid.): a thread adds 1 to a counter of every node on its way
+//!   down and takes it back when it backs up through the node. Selection counts each as a
+//!   visit that lost (-1 for the player who moved into the node), so a child other
+//!   threads are inside looks worse, and threads spread over the tree instead of all
+//!   descending the same path;
+//! - a node's move is **claimed** before it is added (a counter per node handing each move
+//!   of the node's order to one thread), so no child is added twice, and a new node is
+//!   valued before it is linked, so no thread sees a node without its value.
+//!
+//! A node's status (value, proof) is recomputed after each backup through it and replaced
+//! by compare-and-swap; the thread that replaced it then recomputes it once more, and
+//! replaces it again if its inputs moved meanwhile. So when the threads stop, every
+//! status is the backup rule applied to the final statistics: the last replacement was
+//! checked against inputs read after it, and any later change to an input was followed by
+//! its writer's own backup through the node.
+
+use super::arena::Proof;
+use super::playout;
+use super::policy::{self, ChildStats};
+use super::search::{Config, ROOT, TreeSearch, backed_up, nth_move, value_new};
+use super::shared::{NewNode, SharedArena, Status};
+use crate::tree::{Expansion, GameTree, Rng};
+
+/// The seed of the move-order salt of the shared tree: thread 0's in root parallelism, so
+/// that one thread with either mode orders moves alike.
+const SHARED_SALT_SEED: u64 = 1;
+
+/// The virtual loss a thread adds to each node on its path (Chaslot et al. (2008) use 1
+/// visit valued as a loss).
+const VIRTUAL_LOSS: u32 = 1;
+
+/// What trying to add a child gave.
+enum Expand {
+    /// A new child, and the value of its position for its side to move.
+    Added(u32, f32),
+    /// The arena is full.
+    Full,
+    /// Every move of the node is in the tree or being added by another thread.
+    Taken,
+}
+
+/// One thread's handle on the shared tree.
+pub struct SharedSearcher<'a, T: GameTree> {
+    pub arena: &'a SharedArena<T::Move>,
+    cfg: Config,
+    rng: Rng,
+    salt: u64,
+    path: Vec<u32>,
+    moves: Vec<T::Move>,
+    /// A slot this thread allocated and could not use (another thread claimed the move
+    /// first): kept for its next new node, so at most one slot per thread is idle.
+    spare: Option<u32>,
+    /// Deepest node this thread reached from the root.
+    pub max_depth: usize,
+    /// Nodes this thread added, and how many of them were terminal.
+    pub added: u64,
+    pub terminals: u64,
+    /// The arena refused a node at least once.
+    pub full: bool,
+}
+
+impl<'a, T: GameTree> SharedSearcher<'a, T> {
+    /// Thread `seed - 1`'s handle: its own random stream, the tree's common move order.
+    pub fn new(arena: &'a SharedArena<T::Move>, cfg: Config, seed: u64) -> Self {
+        SharedSearcher {
+            arena,
+            cfg,
+            rng: Rng::new(seed),
+            salt: SHARED_SALT_SEED.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            path: Vec::with_capacity(256),
+            moves: Vec::with_capacity(256),
+            spare: None,
+            max_depth: 0,
+            added: 0,
+            terminals: 0,
+            full: false,
+        }
+    }
+
+    /// Makes node 0 the tree's node for `root`, as [`super::search::Searcher::prepare`]
+    /// does. Called by one thread before any other starts iterating.
+    pub fn prepare(&mut self, tree: &mut T, root: &T::Node, root_move: T::Move) -> Option<f32> {
+        if self.arena.is_empty() {
+            let _ = self.arena.set_root(root_move);
+        }
+        let terminal = match tree.expand(root, &mut self.moves) {
+            Expansion::Leaf(v) => Some(self.cfg.scale.exact(v)),
+            Expansion::Inner => None,
+        };
+        let moves = match terminal {
+            Some(_) => 0,
+            None => self.moves.len().min(u16::MAX as usize) as u16,
+        };
+        let node = self.arena.node(ROOT);
+        let status = Status {
+            value: node.status().value,
+            ..Status::UNKNOWN
+        };
+        node.set_root(status, moves);
+        terminal
+    }
+
+    /// One iteration from `root`, concurrently with the other threads'.
+    pub fn iterate(&mut self, tree: &mut T, root: &T::Node) {
+        let arena = self.arena;
+        self.path.clear();
+        self.path.push(ROOT);
+        arena.node(ROOT).add_virtual_loss();
+        let mut state = root.clone();
+        let mut node = ROOT;
+        let mut ply = 0;
+        // The value of the last node of the path for its side to move.
+        let leaf = loop {
+            let n = arena.node(node);
+            let status = n.status();
+            if status.is_settled() {
+                break -status.value;
+            }
+            if n.claimed() < n.moves() {
+                match self.expand(tree, node, &state) {
+                    Expand::Added(child, leaf) => {
+                        ply += 1;
+                        self.path.push(child);
+                        break leaf;
+                    }
+                    Expand::Full => {
+                        self.full = true;
+                        if !n.has_children() {
+                            break self.estimate(tree, &state);
+                        }
+                    }
+                    Expand::Taken => {}
+                }
+            }
+            // A node whose moves are all claimed and none linked yet is re-estimated.
+            let Some((child, mv)) = self.select(node) else {
+                break self.estimate(tree, &state);
+            };
+            arena.node(child).add_virtual_loss();
+            ply += 1;
+            state = tree.play(&state, mv);
+            self.path.push(child);
+            node = child;
+        };
+        self.max_depth = self.max_depth.max(ply);
+        self.backup(leaf);
+    }
+
+    /// Questions about the tree's root.
+    pub fn view(&self) -> SharedView<'a, T::Move> {
+        SharedView { arena: self.arena }
+    }
+
+    fn estimate(&mut self, tree: &mut T, state: &T::Node) -> f32 {
+        playout::estimate(tree, state, self.cfg.leaf, self.cfg.scale, &mut self.rng)
+    }
+
+    /// Claims the next move of `node`, values the new child and links it.
+    fn expand(&mut self, tree: &mut T, node: u32, state: &T::Node) -> Expand {
+        let arena = self.arena;
+        let Some(slot) = self.spare.take().or_else(|| arena.alloc()) else {
+            return Expand::Full;
+        };
+        let n = arena.node(node);
+        let Some(k) = n.claim() else {
+            self.spare = Some(slot);
+            return Expand::Taken;
+        };
+        let Some(mv) = nth_move(tree, state, k as usize, self.salt, &mut self.moves) else {
+            // Fewer moves than recorded (a reused root under other rules).
+            n.truncate_moves(k);
+            self.spare = Some(slot);
+            return Expand::Taken;
+        };
+        let child = tree.play(state, mv);
+        let fresh = value_new(tree, &child, &self.cfg, &mut self.rng, &mut self.moves);
+        self.added += 1;
+        self.terminals += u64::from(fresh.terminal);
+        let new = NewNode {
+            mv,
+            status: Status {
+                value: fresh.value,
+                proof: fresh.proof,
+                plies: fresh.plies,
+                terminal: fresh.terminal,
+            },
+            moves: fresh.moves,
+        };
+        arena.write(slot, new, VIRTUAL_LOSS);
+        arena.link(node, slot);
+        Expand::Added(slot, fresh.leaf)
+    }
+
+    /// UCB1 over the linked children, each child's virtual losses counted as visits that
+    /// lost; the chosen child and its move.
+    fn select(&self, node: u32) -> Option<(u32, T::Move)> {
+        let arena = self.arena;
+        let n = arena.node(node);
+        let visits = n.visits() + n.virtual_loss();
+        let children = arena.children(node).map(|c| {
+            let ch = arena.node(c);
+            let mut s = ch.stats();
+            let losses = ch.virtual_loss();
+            if losses > 0 {
+                let total = s.visits + losses;
+                s.value = (s.value * s.visits as f32 - losses as f32) / total as f32;
+                s.visits = total;
+            }
+            (c, s)
+        });
+        let child = policy::select_among(visits, children, self.cfg.c, self.cfg.solver)?;
+        Some((child, arena.node(child).mv()?))
+    }
+
+    fn backup(&mut self, leaf: f32) {
+        // From the point of view of the player who moved into the last node.
+        let mut v = -leaf;
+        for i in (0..self.path.len()).rev() {
+            let id = self.path[i];
+            self.arena.node(id).add_sample(v);
+            v = -v;
+            self.refresh(id);
+        }
+    }
+
+    /// Applies the backup rule to `id` until its status agrees with its inputs as read
+    /// after the last change (see the module's comment).
+    fn refresh(&self, id: u32) {
+        let arena = self.arena;
+        let n = arena.node(id);
+        loop {
+            let old = n.status();
+            if old.is_settled() {
+                return;
+            }
+            let (moves, expanded, leafy) = (n.moves(), n.expanded(), !n.has_children());
+            let children = arena.children(id).map(|c| arena.node(c).stats());
+            let b = backed_up(&self.cfg, n.mean(), moves, expanded, leafy, children);
+            let new = Status {
+                value: b.value,
+                proof: b.proof,
+                plies: b.plies,
+                terminal: false,
+            };
+            if new == old {
+                return;
+            }
+            n.update_status(old, new);
+        }
+    }
+}
+
+impl<T: GameTree> TreeSearch<T> for SharedSearcher<'_, T> {
+    fn prepare(&mut self, tree: &mut T, root: &T::Node, root_move: T::Move) -> Option<f32> {
+        SharedSearcher::prepare(self, tree, root, root_move)
+    }
+    #[inline]
+    fn iterate(&mut self, tree: &mut T, root: &T::Node) {
+        SharedSearcher::iterate(self, tree, root);
+    }
+    fn max_depth(&self) -> usize {
+        self.max_depth
+    }
+    fn added(&self) -> (u64, u64) {
+        (self.added, self.terminals)
+    }
+    fn full(&self) -> bool {
+        self.full
+    }
+    fn root_value(&self) -> f32 {
+        self.view().root_value()
+    }
+    fn root_proof(&self) -> Option<(bool, u8)> {
+        self.view().root_proof()
+    }
+    fn pv(&self, max_len: usize) -> Vec<T::Move> {
+        self.view().pv(max_len)
+    }
+    fn usage(&self) -> (usize, usize, usize) {
+        let a = self.arena;
+        (a.len(), a.max_nodes(), a.reserved_bytes())
+    }
+}
+
+/// The root's children and their statistics.
+fn root_children<M: Copy>(
+    arena: &SharedArena<M>,
+    node: u32,
+) -> impl Iterator<Item = (u32, ChildStats)> + '_ {
+    arena
+        .children(node)
+        .map(move |c| (c, arena.node(c).stats()))
+}
+
+/// Questions about the shared tree's root, answered from any thread or after the search.
+pub struct SharedView<'a, M> {
+    pub arena: &'a SharedArena<M>,
+}
+
+impl<M: Copy + PartialEq> SharedView<'_, M> {
+    /// The root's value for its side to move.
+    pub fn root_value(&self) -> f32 {
+        -self.arena.node(ROOT).status().value
+    }
+
+    /// What is proven at the root, as [`super::search::Searcher::root_proof`] says it.
+    pub fn root_proof(&self) -> Option<(bool, u8)> {
+        let root = self.arena.node(ROOT).status();
+        if let Some(c) = policy::final_choice_among(root_children(self.arena, ROOT)) {
+            let s = self.arena.node(c).status();
+            if s.proof == Proof::Win {
+                return Some((true, s.plies));
+            }
+        }
+        match root.proof {
+            Proof::Loss => Some((true, root.plies.saturating_sub(1))),
+            Proof::Win => Some((false, root.plies.saturating_sub(1))),
+            Proof::Unknown => None,
+        }
+    }
+
+    /// The move to play (see [`policy::final_choice`]).
+    pub fn best_move(&self) -> Option<M> {
+        let c = policy::final_choice_among(root_children(self.arena, ROOT))?;
+        self.arena.node(c).mv()
+    }
+
+    /// The expected reply to the root move `mv`.
+    pub fn reply_to(&self, mv: M) -> Option<M> {
+        let child = self.arena.child_by_move(ROOT, mv)?;
+        let c = policy::final_choice_among(root_children(self.arena, child))?;
+        self.arena.node(c).mv()
+    }
+
+    /// The principal variation: the most visited child, repeatedly.
+    pub fn pv(&self, max_len: usize) -> Vec<M> {
+        let mut pv = Vec::new();
+        let mut node = ROOT;
+        while pv.len() < max_len {
+            let Some(c) = policy::final_choice_among(root_children(self.arena, node)) else {
+                break;
+            };
+            let Some(mv) = self.arena.node(c).mv() else {
+                break;
+            };
+            pv.push(mv);
+            node = c;
+        }
+        pv
+    }
+}
