@@ -643,10 +643,14 @@ fn placeholder_move() -> Move {
 
 #[cfg(test)]
 mod tests {
+    use shakmaty::{CastlingMode, Chess, Position as _};
+
+    use super::super::parallel::audit::audit;
     use super::*;
-    use crate::board::Game;
-    use crate::search::Limits;
-    use crate::search::testing::quick;
+    use crate::board::{Game, Position};
+    use crate::search::info::Silent;
+    use crate::search::testing::{options, quick};
+    use crate::search::{Limits, THREADS};
 
     fn search(backend: &mut UctBackend, game: &Game, iterations: u64) -> SearchResult {
         quick(backend, game, &Limits::nodes(iterations))
@@ -684,6 +688,165 @@ mod tests {
             assert_eq!(backend.kept_root_visits(), Some(500));
             backend.new_game();
             assert_eq!(backend.kept_root_visits(), None);
+        }
+    }
+
+    fn uct_options(settings: &[(&str, &str)]) -> Options {
+        let decls = [
+            &THREADS.decl,
+            &TREE_MEMORY.decl,
+            &UCT_SOLVER.decl,
+            &UCT_PARALLEL.decl,
+        ];
+        options(&decls, settings)
+    }
+
+    fn search_with(
+        backend: &mut UctBackend,
+        game: &Game,
+        iterations: u64,
+        options: &Options,
+    ) -> SearchResult {
+        let limits = Limits::nodes(iterations);
+        crate::search::testing::search(backend, game, &limits, options, &Silent)
+    }
+
+    #[test]
+    fn the_shared_tree_is_reused_after_the_moves_played() {
+        for variant in [Variant::Uct, Variant::Ucth, Variant::UctMaxH] {
+            let opts = uct_options(&[("Threads", "2"), ("UCT_Parallel", "tree")]);
+            let mut backend = UctBackend::new(variant);
+            let mut game = Game::new(Position::startpos());
+            let first = search_with(&mut backend, &game, 20_000, &opts);
+            // Every iteration of both threads passed through the one root.
+            assert_eq!(backend.kept_root_visits(), Some(first.nodes as u32));
+            assert!(backend.saved.is_empty(), "{variant:?}: no per-thread trees");
+            let (Some(ours), Some(reply)) = (first.best, first.ponder) else {
+                panic!("no pv");
+            };
+            let kept = {
+                let tree = &backend.shared.as_ref().unwrap().arena;
+                let a = tree.child_by_move(0, ours).unwrap();
+                tree.node(tree.child_by_move(a, reply).unwrap()).visits()
+            };
+            assert!(kept > 10, "{variant:?}: {kept}");
+            game.push(ours);
+            game.push(reply);
+            let second = search_with(&mut backend, &game, 1_000, &opts);
+            assert_eq!(
+                backend.kept_root_visits(),
+                Some(kept + second.nodes as u32),
+                "{variant:?}"
+            );
+            // Root parallelism starts afresh, and drops the shared tree.
+            let root = uct_options(&[("Threads", "2"), ("UCT_Parallel", "root")]);
+            search_with(&mut backend, &game, 500, &root);
+            assert!(backend.shared.is_none(), "{variant:?}");
+        }
+    }
+
+    /// Every move in a tree is legal where it is played (a torn write would not be).
+    fn shared_moves_legal(arena: &SharedArena<Move>, id: u32, pos: &Chess) {
+        for c in arena.children(id) {
+            let m = arena.node(c).mv().unwrap();
+            assert!(pos.legal_moves().contains(&m), "{m:?}");
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            shared_moves_legal(arena, c, &next);
+        }
+    }
+
+    fn own_moves_legal(arena: &Arena<Move>, id: u32, pos: &Chess) {
+        for c in arena.children(id) {
+            let m = arena[c].mv;
+            assert!(pos.legal_moves().contains(&m), "{m:?}");
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            own_moves_legal(arena, c, &next);
+        }
+    }
+
+    /// Many short searches, 1 to 8 threads, both modes, every backend of the family, the
+    /// solver on and off, fresh and reused trees; after each, the trees are checked.
+    #[test]
+    fn many_short_searches_leave_consistent_trees() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            // Mate in one (Qxf7#).
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            // WAC.001: mate in two.
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ];
+        let variants = [
+            Variant::Uct,
+            Variant::Ucth,
+            Variant::UctMaxH,
+            Variant::Hybrid,
+        ];
+        let mut backends: Vec<UctBackend> = variants.iter().map(|&v| UctBackend::new(v)).collect();
+        let mut game = Game::new(Position::startpos());
+        for i in 0..200usize {
+            let threads = 1 + i % 8;
+            let mode = if (i / 8) % 2 == 0 { "tree" } else { "root" };
+            let variant = (i / 16) % 4;
+            let solver = if i % 3 == 0 { "true" } else { "false" };
+            let t = threads.to_string();
+            let opts = uct_options(&[
+                ("Threads", &t),
+                ("UCT_Parallel", mode),
+                ("UCT_Solver", solver),
+                ("TreeMemory", "16"),
+            ]);
+            // Every third search continues the last game, so that trees are reused.
+            let reused = i % 3 == 2 && game.end().is_none();
+            if !reused {
+                let fen = fens[i % fens.len()];
+                game = Game::new(Position::from_fen(fen, CastlingMode::Standard).unwrap());
+            }
+            let backend = &mut backends[variant];
+            let iterations = 200 + (i as u64 * 37) % 1500;
+            let r = search_with(backend, &game, iterations, &opts);
+            let pos = game.position().chess().clone();
+            let what = format!(
+                "search {i}: {threads} threads, {mode}, {:?}",
+                variants[variant]
+            );
+            let best = r.best.unwrap_or_else(|| panic!("{what}: no move"));
+            assert!(pos.legal_moves().contains(&best), "{what}: {best:?}");
+            let counted = variants[variant] != Variant::Hybrid && !reused;
+            if let Some(saved) = &backend.shared {
+                assert!(threads > 1 && mode == "tree", "{what}");
+                let arena = &saved.arena;
+                audit(arena, &saved.settings.config).unwrap_or_else(|e| panic!("{what}: {e}"));
+                shared_moves_legal(arena, 0, &pos);
+                if counted {
+                    assert_eq!(u64::from(arena.node(0).visits()), r.nodes, "{what}");
+                }
+            } else {
+                let trees: Vec<&Arena<Move>> =
+                    backend.saved.iter().flatten().map(|s| &s.arena).collect();
+                assert_eq!(trees.len(), threads, "{what}");
+                for arena in &trees {
+                    own_moves_legal(arena, 0, &pos);
+                }
+                let visits: u64 = trees.iter().map(|a| u64::from(a[0].visits)).sum();
+                if counted {
+                    assert_eq!(visits, r.nodes, "{what}");
+                }
+            }
+            if let Some(ponder) = r.ponder {
+                let mut after = pos.clone();
+                after.play_unchecked(best);
+                assert!(after.legal_moves().contains(&ponder), "{what}: ponder");
+            }
+            game.push(best);
+            if let Some(p) = r.ponder
+                && game.end().is_none()
+            {
+                game.push(p);
+            }
         }
     }
 }

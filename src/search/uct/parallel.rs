@@ -353,3 +353,242 @@ impl<M: Copy + PartialEq> SharedView<'_, M> {
         pv
     }
 }
+
+/// Checks on a shared tree no thread is searching, for the tests of both layers.
+#[cfg(test)]
+pub(crate) mod audit {
+    use super::*;
+
+    /// What an audit counted.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct Counts {
+        /// Nodes reachable from the root.
+        pub linked: usize,
+        /// Iterations that ended at each node, summed: the root's visits in a fresh tree.
+        pub ended: u64,
+    }
+
+    /// Every reachable node: no virtual loss left; its linked children are `expanded`,
+    /// distinct, and at most `claimed`; it has at least as many visits as its children
+    /// together (one more below the root: the iteration that added it); and its status is
+    /// the backup rule applied to its final statistics. The node count is within budget.
+    pub fn audit<M: Copy + PartialEq + std::fmt::Debug>(
+        arena: &SharedArena<M>,
+        cfg: &Config,
+    ) -> Result<Counts, String> {
+        let mut counts = Counts {
+            linked: 0,
+            ended: 0,
+        };
+        let mut stack = vec![ROOT];
+        while let Some(id) = stack.pop() {
+            counts.linked += 1;
+            let n = arena.node(id);
+            let kids: Vec<u32> = arena.children(id).collect();
+            let moves: Vec<Option<M>> = kids.iter().map(|&c| arena.node(c).mv()).collect();
+            let child_visits: u64 = kids
+                .iter()
+                .map(|&c| u64::from(arena.node(c).visits()))
+                .sum();
+            let own = u64::from(id != ROOT);
+            let fail = |what: &str| Err(format!("node {id}: {what}"));
+            if n.virtual_loss() != 0 {
+                return fail(&format!("virtual loss {} left", n.virtual_loss()));
+            }
+            if kids.len() != usize::from(n.expanded()) || n.claimed() < n.expanded() {
+                return fail(&format!(
+                    "{} children, expanded {}, claimed {}",
+                    kids.len(),
+                    n.expanded(),
+                    n.claimed()
+                ));
+            }
+            if moves
+                .iter()
+                .enumerate()
+                .any(|(i, m)| m.is_none() || moves[..i].contains(m))
+            {
+                return fail(&format!("children's moves {moves:?}"));
+            }
+            if u64::from(n.visits()) < child_visits + own {
+                return fail(&format!("{} visits, children {child_visits}", n.visits()));
+            }
+            counts.ended += u64::from(n.visits()) - child_visits;
+            let status = n.status();
+            if !status.is_settled() && n.visits() > 0 {
+                let children = kids.iter().map(|&c| arena.node(c).stats());
+                let leafy = kids.is_empty();
+                let b = backed_up(cfg, n.mean(), n.moves(), n.expanded(), leafy, children);
+                if (b.value, b.proof, b.plies) != (status.value, status.proof, status.plies) {
+                    return fail(&format!("status {status:?}, backup gives {b:?}"));
+                }
+            }
+            stack.extend(kids);
+        }
+        if counts.linked > arena.len() || arena.len() > arena.max_nodes() {
+            return Err(format!(
+                "{} linked, {} slots, budget {}",
+                counts.linked,
+                arena.len(),
+                arena.max_nodes()
+            ));
+        }
+        Ok(counts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use super::audit::audit;
+    use super::*;
+    use crate::search::uct::arena::Arena;
+    use crate::search::uct::playout::{LeafEstimate, Scale};
+    use crate::search::uct::search::{Backup, Searcher};
+    use crate::tree::{RandomTree, SyntheticNode, ValueRange};
+
+    fn config(c: f32, backup: Backup, solver: bool, scale: f32) -> Config {
+        Config {
+            c,
+            backup,
+            solver,
+            leaf: LeafEstimate::Heuristic,
+            scale: Scale::Linear(scale),
+        }
+    }
+
+    /// `threads` threads on one shared tree of `tree`, each for `iterations` iterations or
+    /// until the root is proven; the nodes each added.
+    fn search_shared(
+        tree: &RandomTree,
+        arena: &SharedArena<u32>,
+        cfg: Config,
+        threads: usize,
+        iterations: u64,
+    ) -> u64 {
+        let root = tree.root();
+        let mut first = SharedSearcher::<RandomTree>::new(arena, cfg, 1);
+        first.prepare(&mut tree.clone(), &root, 0);
+        let proven = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let (mut tree, proven) = (tree.clone(), &proven);
+                    scope.spawn(move || {
+                        let mut s = SharedSearcher::<RandomTree>::new(arena, cfg, t as u64 + 1);
+                        for _ in 0..iterations {
+                            if proven.load(Ordering::Relaxed) {
+                                break;
+                            }
+                            s.iterate(&mut tree, &root);
+                            if s.view().root_proof().is_some() {
+                                proven.store(true, Ordering::Relaxed);
+                            }
+                        }
+                        s.added
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).sum()
+        })
+    }
+
+    #[test]
+    fn uctmaxh_on_a_shared_tree_equals_minimax_once_fully_expanded() {
+        for seed in 0..20 {
+            // 3^4 = 81 leaves, 121 nodes; c = 3 as in the one-thread test, so that every
+            // subtree is entered.
+            let tree = RandomTree::new(3, 4, ValueRange::Small(10), seed);
+            let exact = tree.minimax(tree.root()) as f32 / 10.0;
+            let cfg = config(3.0, Backup::Minimax, false, 10.0);
+            let arena = SharedArena::with_memory(1 << 20);
+            let added = search_shared(&tree, &arena, cfg, 4, 5_000);
+            let counts = audit(&arena, &cfg).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            assert_eq!(counts.linked, 121, "seed {seed}: fully expanded");
+            assert_eq!(added, 120, "seed {seed}: each node added once");
+            assert_eq!(counts.ended, 4 * 5_000, "seed {seed}");
+            assert_eq!(arena.node(ROOT).visits(), 4 * 5_000, "seed {seed}");
+            let view = SharedView { arena: &arena };
+            assert_eq!(view.root_value(), exact, "seed {seed}");
+        }
+    }
+
+    /// The exact value of `node` for its side to move, on the [-1, 1] scale of a binary
+    /// tree (MAX's leaves are 0 or 1).
+    fn exact(tree: &RandomTree, node: SyntheticNode) -> f32 {
+        tree.minimax(node) as f32
+    }
+
+    /// Every proof in the shared tree agrees with the exact value of its node.
+    fn proofs_are_sound(tree: &mut RandomTree, arena: &SharedArena<u32>) -> usize {
+        let mut proven = 0;
+        let mut stack = vec![(ROOT, tree.root())];
+        while let Some((id, node)) = stack.pop() {
+            for c in arena.children(id) {
+                let child = tree.play(&node, arena.node(c).mv().unwrap());
+                let want = match arena.node(c).status().proof {
+                    Proof::Win => Some(-1.0),
+                    Proof::Loss => Some(1.0),
+                    Proof::Unknown => None,
+                };
+                if let Some(v) = want {
+                    assert_eq!(exact(tree, child), v, "{child:?}");
+                    proven += 1;
+                }
+                stack.push((c, child));
+            }
+        }
+        proven
+    }
+
+    #[test]
+    fn the_solver_proves_the_same_with_one_and_four_threads() {
+        let mut proofs = 0;
+        let mut wins = 0;
+        for seed in 0..24 {
+            // Leaves worth 1 or 0 to MAX: MAX wins where it can force a 1, otherwise the
+            // root is a draw, which the solver cannot prove. MAX wins most trees of
+            // height 5 (it moves last) and few of height 8.
+            let height = if seed % 2 == 0 { 5 } else { 8 };
+            let mut tree = RandomTree::new(2, height, ValueRange::Binary, seed);
+            let cfg = config(0.4, Backup::Minimax, true, 1.0);
+            let root = tree.root();
+            let mut one = Searcher::new(Arena::with_memory(1 << 20), cfg, 1);
+            one.prepare(&mut tree, &root, 0);
+            for _ in 0..40_000 {
+                if one.root_proof().is_some() {
+                    break;
+                }
+                one.iterate(&mut tree, &root);
+            }
+            let arena = SharedArena::with_memory(1 << 20);
+            search_shared(&tree, &arena, cfg, 4, 10_000);
+            audit(&arena, &cfg).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            let shared = SharedView { arena: &arena }.root_proof();
+            assert_eq!(shared, one.root_proof(), "seed {seed}");
+            let expected = (exact(&tree, root) == 1.0).then_some((true, height as u8));
+            assert_eq!(shared, expected, "seed {seed}");
+            wins += usize::from(expected.is_some());
+            proofs += proofs_are_sound(&mut tree, &arena);
+        }
+        assert!(
+            (6..=18).contains(&wins),
+            "{wins} of 24 roots won: a poor mix"
+        );
+        assert!(proofs > 100, "{proofs} proofs checked");
+    }
+
+    #[test]
+    fn a_full_shared_arena_stops_growing_and_the_search_goes_on() {
+        let tree = RandomTree::new(4, 8, ValueRange::Small(100), 3);
+        let cfg = config(0.4, Backup::Average, false, 100.0);
+        let arena = SharedArena::with_memory(500 * SharedArena::<u32>::node_size());
+        search_shared(&tree, &arena, cfg, 4, 3_000);
+        let counts = audit(&arena, &cfg).unwrap();
+        assert_eq!(arena.len(), 500);
+        // At most one idle slot per thread.
+        assert!(counts.linked >= 500 - 4, "{}", counts.linked);
+        assert_eq!(counts.ended, 12_000);
+    }
+}
