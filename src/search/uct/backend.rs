@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use shakmaty::Move;
 
 use super::arena::{Arena, Proof};
-use super::parallel::{SharedSearcher, SharedView};
+use super::parallel::{SLOT_BLOCK, SharedSearcher, SharedView};
 use super::playout::{LeafEstimate, Scale};
 use super::policy::to_cp;
 use super::search::{Backup, Config, RootMove, Searcher, TreeSearch};
@@ -88,10 +88,10 @@ const MIN_NODES_PER_THREAD: usize = 219;
 
 /// The smallest `TreeMemory`, in MB, for `threads` threads: each thread's own tree holds
 /// [`MIN_NODES_PER_THREAD`] nodes (root parallelism), or the shared tree holds as many
-/// plus one node per thread, the one each may be adding (tree parallelism).
+/// plus the block of slots each thread takes for its new nodes (tree parallelism).
 pub fn min_tree_memory_mb(threads: usize, shared: bool) -> usize {
     let bytes = if shared {
-        (MIN_NODES_PER_THREAD + threads) * SharedArena::<Move>::node_size()
+        (MIN_NODES_PER_THREAD + threads * SLOT_BLOCK) * SharedArena::<Move>::node_size()
     } else {
         threads * MIN_NODES_PER_THREAD * Arena::<Move>::node_size()
     };
@@ -337,7 +337,10 @@ impl UctBackend {
         })
         .unwrap_or_else(|e| std::panic::resume_unwind(e));
 
-        let view = SharedView { arena: &arena };
+        let view = SharedView {
+            arena: &arena,
+            average: settings.config.backup == Backup::Average,
+        };
         let best = view.best_move();
         let result = SearchResult {
             best,

@@ -58,9 +58,12 @@ pub static HYBRID_THRESHOLD: Declared<f64> = Declared::float(
     "ratio of terminal to other new UCT nodes at which uct-hybrid switches to pvs (0.003 in Ramanujan 2012)",
 );
 
+/// Root parallelism is the default because it was the faster on the only machine
+/// measured so far (2 cores; the README has the figures): provisional until the 16-core
+/// measurements.
 pub static UCT_PARALLEL: Declared<&'static str> = Declared::combo(
     "UCT_Parallel",
-    "tree",
+    "root",
     &["tree", "root"],
     "with Threads > 1: one tree shared by all threads with virtual loss (tree), or one tree per thread merged by move (root)",
 );

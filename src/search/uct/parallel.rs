@@ -21,7 +21,7 @@
 use super::arena::Proof;
 use super::playout;
 use super::policy::{self, ChildStats};
-use super::search::{Config, ROOT, TreeSearch, backed_up, nth_move, value_new};
+use super::search::{Backup, Config, ROOT, TreeSearch, backed_up, nth_move, value_new};
 use super::shared::{NewNode, SharedArena, Status};
 use crate::tree::{Expansion, GameTree, Rng};
 
@@ -32,6 +32,9 @@ const SHARED_SALT_SEED: u64 = 1;
 /// The virtual loss a thread adds to each node on its path (Chaslot et al. (2008) use 1
 /// visit valued as a loss).
 const VIRTUAL_LOSS: u32 = 1;
+
+/// Slots a thread takes from the arena at a time.
+pub const SLOT_BLOCK: usize = 16;
 
 /// What trying to add a child gave.
 enum Expand {
@@ -51,9 +54,11 @@ pub struct SharedSearcher<'a, T: GameTree> {
     salt: u64,
     path: Vec<u32>,
     moves: Vec<T::Move>,
-    /// A slot this thread allocated and could not use (another thread claimed the move
-    /// first): kept for its next new node, so at most one slot per thread is idle.
-    spare: Option<u32>,
+    /// Slots this thread took from the arena and has not used yet (a slot stays when
+    /// another thread claims the move first).
+    slots: std::ops::Range<u32>,
+    /// Values of nodes that are not settled are their means (UCT, UCTH).
+    average: bool,
     /// Deepest node this thread reached from the root.
     pub max_depth: usize,
     /// Nodes this thread added, and how many of them were terminal.
@@ -73,7 +78,8 @@ impl<'a, T: GameTree> SharedSearcher<'a, T> {
             salt: SHARED_SALT_SEED.wrapping_mul(0x9E37_79B9_7F4A_7C15),
             path: Vec::with_capacity(256),
             moves: Vec::with_capacity(256),
-            spare: None,
+            slots: 0..0,
+            average: cfg.backup == Backup::Average,
             max_depth: 0,
             added: 0,
             terminals: 0,
@@ -152,7 +158,10 @@ impl<'a, T: GameTree> SharedSearcher<'a, T> {
 
     /// Questions about the tree's root.
     pub fn view(&self) -> SharedView<'a, T::Move> {
-        SharedView { arena: self.arena }
+        SharedView {
+            arena: self.arena,
+            average: self.average,
+        }
     }
 
     fn estimate(&mut self, tree: &mut T, state: &T::Node) -> f32 {
@@ -162,20 +171,23 @@ impl<'a, T: GameTree> SharedSearcher<'a, T> {
     /// Claims the next move of `node`, values the new child and links it.
     fn expand(&mut self, tree: &mut T, node: u32, state: &T::Node) -> Expand {
         let arena = self.arena;
-        let Some(slot) = self.spare.take().or_else(|| arena.alloc()) else {
-            return Expand::Full;
-        };
+        if self.slots.is_empty() {
+            match arena.alloc_block(SLOT_BLOCK) {
+                Some(block) => self.slots = block,
+                None => return Expand::Full,
+            }
+        }
+        let slot = self.slots.start;
         let n = arena.node(node);
         let Some(k) = n.claim() else {
-            self.spare = Some(slot);
             return Expand::Taken;
         };
         let Some(mv) = nth_move(tree, state, k as usize, self.salt, &mut self.moves) else {
             // Fewer moves than recorded (a reused root under other rules).
             n.truncate_moves(k);
-            self.spare = Some(slot);
             return Expand::Taken;
         };
+        self.slots.start += 1;
         let child = tree.play(state, mv);
         let fresh = value_new(tree, &child, &self.cfg, &mut self.rng, &mut self.moves);
         self.added += 1;
@@ -199,12 +211,10 @@ impl<'a, T: GameTree> SharedSearcher<'a, T> {
     /// lost; the chosen child and its move.
     fn select(&self, node: u32) -> Option<(u32, T::Move)> {
         let arena = self.arena;
-        let n = arena.node(node);
-        let visits = n.visits() + n.virtual_loss();
+        let (visits, losses) = arena.node(node).counts();
+        let average = self.average;
         let children = arena.children(node).map(|c| {
-            let ch = arena.node(c);
-            let mut s = ch.stats();
-            let losses = ch.virtual_loss();
+            let (mut s, losses) = arena.node(c).stats_and_losses(average);
             if losses > 0 {
                 let total = s.visits + losses;
                 s.value = (s.value * s.visits as f32 - losses as f32) / total as f32;
@@ -212,18 +222,23 @@ impl<'a, T: GameTree> SharedSearcher<'a, T> {
             }
             (c, s)
         });
-        let child = policy::select_among(visits, children, self.cfg.c, self.cfg.solver)?;
+        let child = policy::select_among(visits + losses, children, self.cfg.c, self.cfg.solver)?;
         Some((child, arena.node(child).mv()?))
     }
 
     fn backup(&mut self, leaf: f32) {
+        // With average backups and no solver a status changes only at creation: the
+        // value is the mean, read from the counters.
+        let refresh = !self.average || self.cfg.solver;
         // From the point of view of the player who moved into the last node.
         let mut v = -leaf;
         for i in (0..self.path.len()).rev() {
             let id = self.path[i];
             self.arena.node(id).add_sample(v);
             v = -v;
-            self.refresh(id);
+            if refresh {
+                self.refresh(id);
+            }
         }
     }
 
@@ -238,10 +253,18 @@ impl<'a, T: GameTree> SharedSearcher<'a, T> {
                 return;
             }
             let (moves, expanded, leafy) = (n.moves(), n.expanded(), !n.has_children());
-            let children = arena.children(id).map(|c| arena.node(c).stats());
+            let children = arena
+                .children(id)
+                .map(|c| arena.node(c).stats(self.average));
             let b = backed_up(&self.cfg, n.mean(), moves, expanded, leafy, children);
+            // A stored mean would be read by no one.
+            let value = if self.average && b.proof == Proof::Unknown {
+                old.value
+            } else {
+                b.value
+            };
             let new = Status {
-                value: b.value,
+                value,
                 proof: b.proof,
                 plies: b.plies,
                 terminal: false,
@@ -286,31 +309,31 @@ impl<T: GameTree> TreeSearch<T> for SharedSearcher<'_, T> {
     }
 }
 
-/// The root's children and their statistics.
-fn root_children<M: Copy>(
-    arena: &SharedArena<M>,
-    node: u32,
-) -> impl Iterator<Item = (u32, ChildStats)> + '_ {
-    arena
-        .children(node)
-        .map(move |c| (c, arena.node(c).stats()))
-}
-
 /// Questions about the shared tree's root, answered from any thread or after the search.
 pub struct SharedView<'a, M> {
     pub arena: &'a SharedArena<M>,
+    /// The tree's values are means (see [`super::shared::SharedNode::stats`]).
+    pub average: bool,
 }
 
-impl<M: Copy + PartialEq> SharedView<'_, M> {
+impl<'a, M: Copy + PartialEq> SharedView<'a, M> {
+    /// A node's children and their statistics.
+    fn children(&self, node: u32) -> impl Iterator<Item = (u32, ChildStats)> + 'a {
+        let (arena, average) = (self.arena, self.average);
+        arena
+            .children(node)
+            .map(move |c| (c, arena.node(c).stats(average)))
+    }
+
     /// The root's value for its side to move.
     pub fn root_value(&self) -> f32 {
-        -self.arena.node(ROOT).status().value
+        -self.arena.node(ROOT).stats(self.average).value
     }
 
     /// What is proven at the root, as [`super::search::Searcher::root_proof`] says it.
     pub fn root_proof(&self) -> Option<(bool, u8)> {
         let root = self.arena.node(ROOT).status();
-        if let Some(c) = policy::final_choice_among(root_children(self.arena, ROOT)) {
+        if let Some(c) = policy::final_choice_among(self.children(ROOT)) {
             let s = self.arena.node(c).status();
             if s.proof == Proof::Win {
                 return Some((true, s.plies));
@@ -325,14 +348,14 @@ impl<M: Copy + PartialEq> SharedView<'_, M> {
 
     /// The move to play (see [`policy::final_choice`]).
     pub fn best_move(&self) -> Option<M> {
-        let c = policy::final_choice_among(root_children(self.arena, ROOT))?;
+        let c = policy::final_choice_among(self.children(ROOT))?;
         self.arena.node(c).mv()
     }
 
     /// The expected reply to the root move `mv`.
     pub fn reply_to(&self, mv: M) -> Option<M> {
         let child = self.arena.child_by_move(ROOT, mv)?;
-        let c = policy::final_choice_among(root_children(self.arena, child))?;
+        let c = policy::final_choice_among(self.children(child))?;
         self.arena.node(c).mv()
     }
 
@@ -341,7 +364,7 @@ impl<M: Copy + PartialEq> SharedView<'_, M> {
         let mut pv = Vec::new();
         let mut node = ROOT;
         while pv.len() < max_len {
-            let Some(c) = policy::final_choice_among(root_children(self.arena, node)) else {
+            let Some(c) = policy::final_choice_among(self.children(node)) else {
                 break;
             };
             let Some(mv) = self.arena.node(c).mv() else {
@@ -414,12 +437,17 @@ pub(crate) mod audit {
                 return fail(&format!("{} visits, children {child_visits}", n.visits()));
             }
             counts.ended += u64::from(n.visits()) - child_visits;
+            let average = cfg.backup == Backup::Average;
             let status = n.status();
             if !status.is_settled() && n.visits() > 0 {
-                let children = kids.iter().map(|&c| arena.node(c).stats());
+                let children = kids.iter().map(|&c| arena.node(c).stats(average));
                 let leafy = kids.is_empty();
                 let b = backed_up(cfg, n.mean(), n.moves(), n.expanded(), leafy, children);
-                if (b.value, b.proof, b.plies) != (status.value, status.proof, status.plies) {
+                let value = n.stats(average).value;
+                if n.mean() != n.exact_mean() {
+                    return fail(&format!("mean {} of {}", n.mean(), n.exact_mean()));
+                }
+                if (b.value, b.proof, b.plies) != (value, status.proof, status.plies) {
                     return fail(&format!("status {status:?}, backup gives {b:?}"));
                 }
             }
@@ -509,7 +537,10 @@ mod tests {
             assert_eq!(added, 120, "seed {seed}: each node added once");
             assert_eq!(counts.ended, 4 * 5_000, "seed {seed}");
             assert_eq!(arena.node(ROOT).visits(), 4 * 5_000, "seed {seed}");
-            let view = SharedView { arena: &arena };
+            let view = SharedView {
+                arena: &arena,
+                average: cfg.backup == Backup::Average,
+            };
             assert_eq!(view.root_value(), exact, "seed {seed}");
         }
     }
@@ -565,7 +596,11 @@ mod tests {
             let arena = SharedArena::with_memory(1 << 20);
             search_shared(&tree, &arena, cfg, 4, 10_000);
             audit(&arena, &cfg).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-            let shared = SharedView { arena: &arena }.root_proof();
+            let shared = SharedView {
+                arena: &arena,
+                average: cfg.backup == Backup::Average,
+            }
+            .root_proof();
             assert_eq!(shared, one.root_proof(), "seed {seed}");
             let expected = (exact(&tree, root) == 1.0).then_some((true, height as u8));
             assert_eq!(shared, expected, "seed {seed}");
@@ -587,8 +622,8 @@ mod tests {
         search_shared(&tree, &arena, cfg, 4, 3_000);
         let counts = audit(&arena, &cfg).unwrap();
         assert_eq!(arena.len(), 500);
-        // At most one idle slot per thread.
-        assert!(counts.linked >= 500 - 4, "{}", counts.linked);
+        // At most a block of idle slots per thread.
+        assert!(counts.linked >= 500 - 4 * SLOT_BLOCK, "{}", counts.linked);
         assert_eq!(counts.ended, 12_000);
     }
 }

@@ -9,10 +9,12 @@
 //!   sees it complete; its move is a `OnceLock`, written once;
 //! - the value and what is proven (`Status`) share one 64-bit word, so that a proof and
 //!   its ±1 change together, and a settled word is never replaced;
-//! - visits, virtual losses and the sum of backed-up values are counters
-//!   (`fetch_add`); the sum is fixed-point so that it adds exactly in any order;
-//! - slots come from a bump counter that never passes the budget, in chunks allocated when
-//!   first needed (doubling in size), so memory grows with the tree as it does for a
+//! - visits and virtual losses share one counter word, and the sum of backed-up values is
+//!   another (`fetch_add`); the sum is fixed-point so that it adds exactly in any order;
+//! - slots come from a bump counter that never passes the budget, a block at a time for
+//!   each thread (one shared counter per block, and a thread's new nodes side by side
+//!   instead of interleaved with another's on the same cache lines), in chunks allocated
+//!   when first needed (doubling in size), so memory grows with the tree as it does for a
 //!   thread's own arena and never beyond `TreeMemory`.
 
 use std::sync::OnceLock;
@@ -87,11 +89,14 @@ pub struct SharedNode<M> {
     mv: OnceLock<M>,
     first_child: AtomicU32,
     next_sibling: AtomicU32,
-    visits: AtomicU32,
-    /// Threads between their pass down through this node and their backup through it.
-    virtual_loss: AtomicU32,
+    /// Visits in the high half; in the low half, virtual losses: threads between their
+    /// pass down through this node and their backup through it.
+    counts: AtomicU64,
     /// Sum of the backed-up values in units of 2^-28.
     sum: AtomicI64,
+    /// `sum / visits` as f32 bits, kept by each backup so that selection reads a value
+    /// rather than dividing for every child.
+    mean: AtomicU32,
     status: AtomicU64,
     /// Legal moves at the node (0 at terminals).
     moves: AtomicU16,
@@ -108,9 +113,9 @@ impl<M> SharedNode<M> {
             mv: OnceLock::new(),
             first_child: AtomicU32::new(NONE),
             next_sibling: AtomicU32::new(NONE),
-            visits: AtomicU32::new(0),
-            virtual_loss: AtomicU32::new(0),
+            counts: AtomicU64::new(0),
             sum: AtomicI64::new(0),
+            mean: AtomicU32::new(0),
             status: AtomicU64::new(Status::UNKNOWN.pack()),
             moves: AtomicU16::new(0),
             claimed: AtomicU16::new(0),
@@ -133,17 +138,30 @@ impl<M: Copy> SharedNode<M> {
 
     #[inline]
     pub fn visits(&self) -> u32 {
-        self.visits.load(Relaxed)
+        (self.counts.load(SeqCst) >> 32) as u32
     }
 
     #[inline]
     pub fn virtual_loss(&self) -> u32 {
-        self.virtual_loss.load(Relaxed)
+        self.counts.load(SeqCst) as u32
+    }
+
+    /// (visits, virtual losses), read together.
+    #[inline]
+    pub fn counts(&self) -> (u32, u32) {
+        let c = self.counts.load(SeqCst);
+        ((c >> 32) as u32, c as u32)
     }
 
     /// The mean of the values backed up through the node (0 before the first).
+    #[inline]
     pub fn mean(&self) -> f32 {
-        let visits = self.visits.load(SeqCst);
+        f32::from_bits(self.mean.load(SeqCst))
+    }
+
+    /// The mean from the sum and the visits as they are now.
+    pub fn exact_mean(&self) -> f32 {
+        let visits = self.visits();
         let sum = self.sum.load(SeqCst);
         (sum as f64 / SUM_UNIT / f64::from(visits.max(1))) as f32
     }
@@ -168,16 +186,30 @@ impl<M: Copy> SharedNode<M> {
         self.first_child.load(SeqCst) != NONE
     }
 
-    /// The statistics selection and the final choice read, virtual losses left out.
+    /// The statistics selection and the final choice read, virtual losses left out. With
+    /// `average` backups the value of a node that is not settled is its mean, kept apart
+    /// from the status (so a backup need not replace the status).
     #[inline]
-    pub fn stats(&self) -> ChildStats {
+    pub fn stats(&self, average: bool) -> ChildStats {
+        self.stats_and_losses(average).0
+    }
+
+    /// [`stats`](Self::stats) and the virtual losses, from one read of the counters.
+    #[inline]
+    pub fn stats_and_losses(&self, average: bool) -> (ChildStats, u32) {
         let s = self.status();
-        ChildStats {
-            value: s.value,
-            visits: self.visits(),
+        let (visits, losses) = self.counts();
+        let stats = ChildStats {
+            value: if average && !s.is_settled() {
+                self.mean()
+            } else {
+                s.value
+            },
+            visits,
             proof: s.proof,
             plies: s.plies,
-        }
+        };
+        (stats, losses)
     }
 
     /// Claims the next move of the node's order for the calling thread to add: its index
@@ -199,17 +231,34 @@ impl<M: Copy> SharedNode<M> {
     /// A thread passes down through the node.
     #[inline]
     pub fn add_virtual_loss(&self) {
-        self.virtual_loss.fetch_add(1, SeqCst);
+        self.counts.fetch_add(1, SeqCst);
     }
 
     /// A thread backs `value` up through the node (from the point of view of the player who
     /// moved into it), taking back its virtual loss.
     #[inline]
     pub fn add_sample(&self, value: f32) {
-        self.visits.fetch_add(1, SeqCst);
+        // Visits stop short of 2^32 (after hours of `go infinite`) rather than carry out
+        // of their half: the margin exceeds the most threads that can add at once.
+        if self.visits() >= u32::MAX - 1024 {
+            self.counts.fetch_sub(1, SeqCst);
+            return;
+        }
         self.sum
             .fetch_add((f64::from(value) * SUM_UNIT).round() as i64, SeqCst);
-        self.virtual_loss.fetch_sub(1, SeqCst);
+        // One more visit, one virtual loss less, in one step.
+        self.counts.fetch_add((1 << 32) - 1, SeqCst);
+        // Stored, then checked against the counters read after the store: whoever stores
+        // last stored the mean of the final counters (another thread's later sample is
+        // followed by its own store).
+        loop {
+            let (visits, sum) = (self.visits(), self.sum.load(SeqCst));
+            let mean = (sum as f64 / SUM_UNIT / f64::from(visits.max(1))) as f32;
+            self.mean.store(mean.to_bits(), SeqCst);
+            if self.visits() == visits && self.sum.load(SeqCst) == sum {
+                break;
+            }
+        }
     }
 
     /// Replaces the status `old` by `new`; false if another thread changed it meanwhile.
@@ -312,13 +361,22 @@ impl<M: Copy> SharedArena<M> {
 
     /// A fresh slot, or `None` when the budget is spent.
     pub fn alloc(&self) -> Option<u32> {
-        let id = self
+        self.alloc_block(1).map(|b| b.start)
+    }
+
+    /// Up to `n` fresh slots (fewer when the budget is nearly spent), or `None` when it is
+    /// spent.
+    pub fn alloc_block(&self, n: usize) -> Option<std::ops::Range<u32>> {
+        let max = self.max_nodes;
+        let start = self
             .next
-            .fetch_update(Relaxed, Relaxed, |n| (n < self.max_nodes).then_some(n + 1))
+            .fetch_update(Relaxed, Relaxed, |s| (s < max).then(|| (s + n).min(max)))
             .ok()?;
-        // Allocates its chunk now, so that readers never wait for one.
-        self.node(id as u32);
-        Some(id as u32)
+        let end = (start + n).min(max);
+        // Allocates the chunks now, so that readers never wait for one.
+        self.node(start as u32);
+        self.node(end as u32 - 1);
+        Some(start as u32..end as u32)
     }
 
     /// Writes a fresh slot. `virtual_loss` counts the writer's own pass, to be taken back by
@@ -329,7 +387,7 @@ impl<M: Copy> SharedArena<M> {
         let _ = n.mv.set(node.mv);
         n.status.store(node.status.pack(), SeqCst);
         n.moves.store(node.moves, SeqCst);
-        n.virtual_loss.store(virtual_loss, SeqCst);
+        n.counts.store(u64::from(virtual_loss), SeqCst);
     }
 
     /// Starts a tree with a root and returns its index (0), in an empty arena.
@@ -419,8 +477,9 @@ fn copy_node<M: Copy>(from: &SharedNode<M>, to: &SharedNode<M>) {
     if let Some(mv) = from.mv() {
         let _ = to.mv.set(mv);
     }
-    to.visits.store(from.visits(), SeqCst);
+    to.counts.store(u64::from(from.visits()) << 32, SeqCst);
     to.sum.store(from.sum.load(SeqCst), SeqCst);
+    to.mean.store(from.mean.load(SeqCst), SeqCst);
     to.status.store(from.status.load(SeqCst), SeqCst);
     to.moves.store(from.moves(), SeqCst);
 }
