@@ -311,7 +311,9 @@ impl UctBackend {
             let (done, arena) = (&done, &arena);
             let searcher = SharedSearcher::new(arena, settings.config, 1);
             let mut main = Worker::new(req, searcher, settings, 0, total_bytes);
-            if main.prepare() {
+            // A root without a move is not searched (nor reported), as in `run`.
+            let terminal = main.prepare();
+            if terminal {
                 done.store(true, Ordering::Relaxed);
             }
             let handles: Vec<_> = (1..threads)
@@ -325,7 +327,9 @@ impl UctBackend {
                     })
                 })
                 .collect();
-            switched = main.run(done, threshold);
+            if !terminal {
+                switched = main.run(done, threshold);
+            }
             done.store(true, Ordering::Relaxed);
             depth = main.searcher.max_depth;
             for h in handles {
