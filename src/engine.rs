@@ -120,6 +120,8 @@ pub struct Engine {
     /// Options changed while the backend was away.
     pending_configure: bool,
     running: Option<Running>,
+    /// A note for the user about the last option set (see [`Engine::take_notice`]).
+    notice: Option<String>,
 }
 
 impl Default for Engine {
@@ -148,6 +150,7 @@ impl Engine {
             pending_new_game: false,
             pending_configure: false,
             running: None,
+            notice: None,
         }
     }
 
@@ -205,8 +208,27 @@ impl Engine {
                 None => self.pending_configure = true,
             }
         }
+        self.notice = self.oversubscribed(decl_name, &next);
         self.options = next;
         Ok(())
+    }
+
+    /// `Threads` changed to more threads than the machine has cores: allowed (the threads
+    /// then share cores), but said, once per change.
+    fn oversubscribed(&self, name: &str, next: &Options) -> Option<String> {
+        let threads = next.get(&THREADS);
+        if name != THREADS.name() || threads == self.options.get(&THREADS) {
+            return None;
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        (threads as usize > cores).then(|| {
+            format!("Threads {threads} is more than the {cores} cores of this machine: the threads will share cores")
+        })
+    }
+
+    /// The note about the last `setoption`, if it deserves one (once: taking it clears it).
+    pub fn take_notice(&mut self) -> Option<String> {
+        self.notice.take()
     }
 
     /// A new game: the backend forgets the last one.

@@ -221,6 +221,70 @@ fn go_while_searching_is_rejected_and_search_continues() {
     );
 }
 
+/// The UCT family refuses a `TreeMemory` too small for its threads, whichever of the two
+/// is set last, and names the minimum; the options in force stay as they were.
+#[test]
+fn a_tree_memory_too_small_for_the_threads_is_refused_with_the_minimum() {
+    let mut e = engine_with_one_move_position();
+    for line in [
+        "setoption name Search value ucth",
+        "setoption name UCT_Parallel value root",
+        "setoption name Threads value 200",
+    ] {
+        e.send(line);
+    }
+    assert!(errors(&e.sync()).is_empty());
+    // 200 threads of 219 nodes of 40 bytes: 1.7 MB.
+    let needle =
+        "TreeMemory 1 MB is too small for 200 threads with UCT_Parallel root: the minimum is 2 MB";
+    e.send("setoption name TreeMemory value 1");
+    let errs = e.sync();
+    assert_eq!(errors(&errs).len(), 1, "{errs:?}");
+    assert!(errs[0].contains(needle), "{errs:?}");
+    // The other order: Threads is refused, with the same reason.
+    e.send("setoption name Threads value 1");
+    e.send("setoption name TreeMemory value 1");
+    e.send("setoption name Threads value 200");
+    let errs = e.sync();
+    assert_eq!(errors(&errs).len(), 1, "{errs:?}");
+    assert!(errs[0].contains(needle), "{errs:?}");
+    // One shared tree needs far less: 200 threads fit in 1 MB.
+    e.send("setoption name UCT_Parallel value tree");
+    e.send("setoption name Threads value 200");
+    assert!(errors(&e.sync()).is_empty());
+    e.send("setoption name Threads value 1");
+    e.send("setoption name Search value pvs");
+    still_holds_one_move_position(&mut e);
+}
+
+/// More threads than cores is allowed, and said once per change of the setting.
+#[test]
+fn threads_beyond_the_cores_are_allowed_and_noted_once() {
+    let mut e = engine_with_one_move_position();
+    let notes = |lines: &[String]| {
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string Threads 256 is more than the"))
+            .count()
+    };
+    e.send("setoption name Threads value 256");
+    let lines = e.sync();
+    assert_eq!(notes(&lines), 1, "{lines:?}");
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    e.send("setoption name Threads value 256");
+    assert_eq!(notes(&e.sync()), 0, "no change, no note");
+    e.send("setoption name Threads value 1");
+    let lines = e.sync();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    e.send("setoption name Threads value 256");
+    assert_eq!(notes(&e.sync()), 1, "a new change, a new note");
+    e.send("setoption name Threads value 1");
+    still_holds_one_move_position(&mut e);
+}
+
 #[test]
 fn option_values_are_kept_after_a_rejected_setoption() {
     let mut engine = searchlight::engine::Engine::new();

@@ -59,13 +59,15 @@ fn short_mates() -> Vec<(Game, i32)> {
     found
 }
 
-#[test]
-fn the_solver_proves_every_mate_in_one_and_two() {
+/// Each backend with the solver and `settings` proves every mate in one and two of
+/// [`short_mates`] with its exact distance, and plays a mating move.
+fn proves_every_mate(settings: &[(&str, &str)]) {
     let mates = short_mates();
     assert!(mates.len() >= 20, "only {} positions", mates.len());
     for backend in ["ucth", "uctmaxh", "uct"] {
-        let mut e =
-            engine::Engine::with_options(&[("Search", backend), ("UCT_Solver", "true")]).unwrap();
+        let mut options = vec![("Search", backend), ("UCT_Solver", "true")];
+        options.extend_from_slice(settings);
+        let mut e = engine::Engine::with_options(&options).unwrap();
         for (game, n) in &mates {
             // Plain UCT's playouts make it ~30x slower per iteration: mates in one only.
             if backend == "uct" && *n > 1 {
@@ -76,14 +78,27 @@ fn the_solver_proves_every_mate_in_one_and_two() {
             assert_eq!(
                 UciScore::from_value(r.value),
                 UciScore::Mate(*n),
-                "{backend} {fen}"
+                "{backend} {settings:?} {fen}"
             );
             // The move played mates in n, by brute force over the defender's replies.
             let mut after = game.position().chess().clone();
             after.play_unchecked(r.best.unwrap());
-            assert!(mated_within(&after, *n - 1), "{backend} {fen}");
+            assert!(mated_within(&after, *n - 1), "{backend} {settings:?} {fen}");
         }
     }
+}
+
+#[test]
+fn the_solver_proves_every_mate_in_one_and_two() {
+    proves_every_mate(&[]);
+}
+
+/// The same proofs, mate distances included, from four threads sharing one tree (and from
+/// four trees of their own).
+#[test]
+fn the_solver_proves_the_same_mates_with_four_threads() {
+    proves_every_mate(&[("Threads", "4"), ("UCT_Parallel", "tree")]);
+    proves_every_mate(&[("Threads", "4"), ("UCT_Parallel", "root")]);
 }
 
 /// The side to move at `pos` is checkmated now or within `moves` more of the opponent's

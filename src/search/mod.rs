@@ -23,13 +23,13 @@ pub use control::SearchControl;
 pub use info::{Info, InfoSink};
 pub use limits::Limits;
 
-/// Search threads: Lazy SMP for `pvs`, root parallelism for the UCT family.
+/// Search threads: Lazy SMP for `pvs`, tree or root parallelism for the UCT family.
 pub static THREADS: Declared<i64> = Declared::spin(
     "Threads",
     1,
     1,
     256,
-    "search threads (Lazy SMP for pvs, root parallelism for the UCT family)",
+    "search threads (Lazy SMP for pvs; for the UCT family a shared tree or one tree per thread, see UCT_Parallel)",
 );
 
 /// Table size: `pvs`'s transposition table, the research backends' bound storage.

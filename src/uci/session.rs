@@ -75,8 +75,13 @@ impl Session {
                 log::LevelFilter::Warn
             }),
             Command::SetOption { name, value } => {
-                if let Err(e) = self.engine.set_option(&name, value.as_deref()) {
-                    self.out.error(&e.to_string());
+                match self.engine.set_option(&name, value.as_deref()) {
+                    Ok(()) => {
+                        if let Some(note) = self.engine.take_notice() {
+                            self.out.message(&note);
+                        }
+                    }
+                    Err(e) => self.out.error(&e.to_string()),
                 }
             }
             Command::UciNewGame => {

@@ -3,9 +3,11 @@
 //! — options, threads, limits, reports, tree reuse, the hand-over to `pvs`; the tree
 //! search itself is in [`super::search`].
 //!
-//! Threads: root parallelism. Each thread grows its own tree (its share of `TreeMemory`)
-//! with its own move-order salt and random stream; at the end the root children's visits
-//! are summed by move. No node is shared, so there is nothing to race on.
+//! Threads (`UCT_Parallel`): with `tree`, all threads search one shared tree with virtual
+//! loss ([`super::parallel`]); with `root`, each thread grows its own tree (its share of
+//! `TreeMemory`) with its own move-order salt and random stream, and at the end the root
+//! children's visits are summed by move. One thread always searches its own tree: the
+//! same search either way, without atomics.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -13,10 +15,14 @@ use std::time::{Duration, Instant};
 use shakmaty::Move;
 
 use super::arena::{Arena, Proof};
+use super::parallel::{SLOT_BLOCK, SharedSearcher, SharedView};
 use super::playout::{LeafEstimate, Scale};
 use super::policy::to_cp;
-use super::search::{Backup, Config, RootMove, Searcher};
-use super::{HYBRID_THRESHOLD, PLAYOUT_CAP, TREE_MEMORY, UCT_C, UCT_QUIESCENCE, UCT_SOLVER};
+use super::search::{Backup, Config, RootMove, Searcher, TreeSearch};
+use super::shared::SharedArena;
+use super::{
+    HYBRID_THRESHOLD, PLAYOUT_CAP, TREE_MEMORY, UCT_C, UCT_PARALLEL, UCT_QUIESCENCE, UCT_SOLVER,
+};
 use crate::options::Options;
 use crate::search::control::Poller;
 use crate::search::info::Info;
@@ -67,18 +73,43 @@ struct Settings {
 }
 
 /// A tree kept for the next `go` of the same game.
-struct SavedTree {
-    arena: Arena<Move>,
+struct Saved<A> {
+    arena: A,
     /// The game's keys when the tree's root was the current position.
     keys: Vec<u64>,
     settings: Settings,
 }
 
+type SavedTree = Saved<Arena<Move>>;
+
+/// Room a thread's own tree needs (root parallelism): the root and one child per legal
+/// move, so that the thread can try every root move (chess positions have at most 218).
+const MIN_NODES_PER_THREAD: usize = 219;
+
+/// The smallest `TreeMemory`, in MB, for `threads` threads: each thread's own tree holds
+/// [`MIN_NODES_PER_THREAD`] nodes (root parallelism), or the shared tree holds as many
+/// plus the block of slots each thread takes for its new nodes (tree parallelism).
+pub fn min_tree_memory_mb(threads: usize, shared: bool) -> usize {
+    let bytes = if shared {
+        (MIN_NODES_PER_THREAD + threads * SLOT_BLOCK) * SharedArena::<Move>::node_size()
+    } else {
+        threads * MIN_NODES_PER_THREAD * Arena::<Move>::node_size()
+    };
+    bytes.div_ceil(1 << 20).max(1)
+}
+
+/// Whether this search shares one tree between its threads.
+fn shares_tree(options: &Options) -> bool {
+    threads(options) > 1 && options.get(&UCT_PARALLEL) == "tree"
+}
+
 /// A UCT-family backend.
 pub struct UctBackend {
     variant: Variant,
-    /// One tree per thread, from the last search.
+    /// One tree per thread, from the last search in root parallelism (or with one thread).
     saved: Vec<Option<SavedTree>>,
+    /// The shared tree of the last search in tree parallelism.
+    shared: Option<Saved<SharedArena<Move>>>,
     pvs: Pvs,
 }
 
@@ -87,12 +118,17 @@ impl UctBackend {
         UctBackend {
             variant,
             saved: Vec::new(),
+            shared: None,
             pvs: Pvs::default(),
         }
     }
 
-    /// Visits at the root of the main thread's kept tree (tests of tree reuse).
+    /// Visits at the root of the kept shared tree, or else of the main thread's kept tree
+    /// (tests of tree reuse).
     pub fn kept_root_visits(&self) -> Option<u32> {
+        if let Some(saved) = &self.shared {
+            return (!saved.arena.is_empty()).then(|| saved.arena.node(0).visits());
+        }
         let saved = self.saved.first()?.as_ref()?;
         (!saved.arena.is_empty()).then(|| saved.arena[0].visits)
     }
@@ -136,49 +172,84 @@ impl UctBackend {
         let Some(saved) = self.saved.get_mut(t).and_then(Option::take) else {
             return fresh();
         };
-        let keys = req.game.keys();
-        let fits = saved.settings == settings
-            && req.limits.searchmoves.is_empty()
-            && saved.arena.max_nodes() == fresh().max_nodes()
-            && !saved.arena.is_empty()
-            && keys.len() >= saved.keys.len()
-            && keys[..saved.keys.len()] == saved.keys[..];
-        if !fits {
+        let fits = saved.arena.max_nodes() == fresh().max_nodes() && !saved.arena.is_empty();
+        let tree = &saved.arena;
+        match current_node(&saved, req, settings, fits, |n, m| tree.child_by_move(n, m)) {
+            Some(0) => saved.arena,
+            Some(node) => saved.arena.extract(node),
+            None => fresh(),
+        }
+    }
+
+    /// The kept shared tree if it fits this search, re-rooted at the current position;
+    /// otherwise an empty arena.
+    fn take_shared(
+        &mut self,
+        req: &SearchRequest<'_>,
+        settings: Settings,
+        bytes: usize,
+    ) -> SharedArena<Move> {
+        let fresh = || SharedArena::with_memory(bytes);
+        let Some(saved) = self.shared.take() else {
             return fresh();
-        }
-        let mut node = 0;
-        for &m in &req.game.moves()[saved.keys.len() - 1..] {
-            match saved.arena.child_by_move(node, m) {
-                Some(child) => node = child,
-                None => return fresh(),
-            }
-        }
-        if node == 0 {
-            saved.arena
-        } else {
-            saved.arena.extract(node)
+        };
+        let fits = saved.arena.max_nodes() == fresh().max_nodes() && !saved.arena.is_empty();
+        let tree = &saved.arena;
+        match current_node(&saved, req, settings, fits, |n, m| tree.child_by_move(n, m)) {
+            Some(0) => saved.arena,
+            Some(node) => saved.arena.extract(node),
+            None => fresh(),
         }
     }
 }
 
-impl Backend for UctBackend {
-    fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult {
-        let legal = req.game.position().legal_moves();
-        let settings = self.settings(req);
-        let threads = threads(req.options);
-        let total_bytes = (req.options.get(&TREE_MEMORY).max(1) as usize) << 20;
+/// The node of a kept tree for the current position: the moves played since its root,
+/// followed down the tree. `None` when the tree does not fit this search (other
+/// settings, `searchmoves`, another game, a move not in the tree).
+fn current_node<A>(
+    saved: &Saved<A>,
+    req: &SearchRequest<'_>,
+    settings: Settings,
+    fits: bool,
+    child_by_move: impl Fn(u32, Move) -> Option<u32>,
+) -> Option<u32> {
+    let keys = req.game.keys();
+    let fits = fits
+        && saved.settings == settings
+        && req.limits.searchmoves.is_empty()
+        && keys.len() >= saved.keys.len()
+        && keys[..saved.keys.len()] == saved.keys[..];
+    if !fits {
+        return None;
+    }
+    let mut node = 0;
+    for &m in &req.game.moves()[saved.keys.len() - 1..] {
+        node = child_by_move(node, m)?;
+    }
+    Some(node)
+}
+
+impl UctBackend {
+    /// Root parallelism (and one thread): each thread searches a tree of its own.
+    /// Returns the merged result and whether the hybrid hands over to `pvs`.
+    fn search_own_trees(
+        &mut self,
+        req: &SearchRequest<'_>,
+        settings: Settings,
+        threads: usize,
+        total_bytes: usize,
+    ) -> (SearchResult, bool) {
         let bytes = total_bytes / threads;
         // Trees of threads that no longer exist would hold memory outside the budget.
+        self.shared = None;
         self.saved.truncate(threads);
         self.saved.resize_with(threads, || None);
-        let arenas: Vec<Arena<Move>> = (0..threads)
+        let mut arenas: Vec<Arena<Move>> = (0..threads)
             .map(|t| self.take_tree(t, req, settings, bytes))
             .collect();
-        let threshold =
-            (self.variant == Variant::Hybrid).then(|| req.options.get(&HYBRID_THRESHOLD) as f32);
-        let mut arenas = arenas.into_iter();
-        let main_arena = arenas.next().unwrap_or_else(|| Arena::with_memory(bytes));
-        let helper_arenas: Vec<Arena<Move>> = arenas.collect();
+        let threshold = self.threshold(req);
+        let helper_arenas = arenas.split_off(1.min(arenas.len()));
+        let main_arena = arenas.pop().unwrap_or_else(|| Arena::with_memory(bytes));
         let done = AtomicBool::new(false);
         let mut searchers: Vec<Searcher<ChessTree<'_>>> = Vec::with_capacity(threads);
         let mut switched = false;
@@ -189,13 +260,15 @@ impl Backend for UctBackend {
                 .enumerate()
                 .map(|(i, arena)| {
                     scope.spawn(move |_| {
-                        let mut w = Worker::new(req, arena, settings, i + 1, total_bytes);
+                        let searcher = Searcher::new(arena, settings.config, i as u64 + 2);
+                        let mut w = Worker::new(req, searcher, settings, i + 1, total_bytes);
                         w.run(done, None);
                         w.searcher
                     })
                 })
                 .collect();
-            let mut w = Worker::new(req, main_arena, settings, 0, total_bytes);
+            let searcher = Searcher::new(main_arena, settings.config, 1);
+            let mut w = Worker::new(req, searcher, settings, 0, total_bytes);
             switched = w.run(done, threshold);
             done.store(true, Ordering::Relaxed);
             searchers.push(w.searcher);
@@ -208,16 +281,104 @@ impl Backend for UctBackend {
         })
         .unwrap_or_else(|e| std::panic::resume_unwind(e));
 
-        let mut result = merge(&searchers);
-        result.best = result.best.or_else(|| legal.first().copied());
+        let result = merge(&searchers);
         let keys = req.game.keys().to_vec();
         for (t, s) in searchers.into_iter().enumerate() {
-            self.saved[t] = Some(SavedTree {
+            self.saved[t] = Some(Saved {
                 arena: s.into_arena(),
                 keys: keys.clone(),
                 settings,
             });
         }
+        (result, switched)
+    }
+
+    /// Tree parallelism: all threads search one shared tree.
+    fn search_shared_tree(
+        &mut self,
+        req: &SearchRequest<'_>,
+        settings: Settings,
+        threads: usize,
+        total_bytes: usize,
+    ) -> (SearchResult, bool) {
+        self.saved.clear();
+        let arena = self.take_shared(req, settings, total_bytes);
+        let threshold = self.threshold(req);
+        let done = AtomicBool::new(false);
+        let mut depth = 0;
+        let mut switched = false;
+        crossbeam::scope(|scope| {
+            let (done, arena) = (&done, &arena);
+            let searcher = SharedSearcher::new(arena, settings.config, 1);
+            let mut main = Worker::new(req, searcher, settings, 0, total_bytes);
+            // A root without a move is not searched (nor reported), as in `run`.
+            let terminal = main.prepare();
+            if terminal {
+                done.store(true, Ordering::Relaxed);
+            }
+            let handles: Vec<_> = (1..threads)
+                .map(|i| {
+                    scope.spawn(move |_| {
+                        let searcher = SharedSearcher::new(arena, settings.config, i as u64 + 1);
+                        let mut w = Worker::new(req, searcher, settings, i, total_bytes);
+                        w.prepared = true;
+                        w.run(done, None);
+                        w.searcher.max_depth
+                    })
+                })
+                .collect();
+            if !terminal {
+                switched = main.run(done, threshold);
+            }
+            done.store(true, Ordering::Relaxed);
+            depth = main.searcher.max_depth;
+            for h in handles {
+                match h.join() {
+                    Ok(d) => depth = depth.max(d),
+                    Err(e) => std::panic::resume_unwind(e),
+                }
+            }
+        })
+        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+
+        let view = SharedView {
+            arena: &arena,
+            average: settings.config.backup == Backup::Average,
+        };
+        let best = view.best_move();
+        let result = SearchResult {
+            best,
+            ponder: best.and_then(|m| view.reply_to(m)),
+            value: score(view.root_proof(), view.root_value()),
+            depth: depth as u32,
+            ..SearchResult::default()
+        };
+        self.shared = Some(Saved {
+            arena,
+            keys: req.game.keys().to_vec(),
+            settings,
+        });
+        (result, switched)
+    }
+
+    /// `HybridThreshold` for the hybrid, `None` for the others.
+    fn threshold(&self, req: &SearchRequest<'_>) -> Option<f32> {
+        (self.variant == Variant::Hybrid).then(|| req.options.get(&HYBRID_THRESHOLD) as f32)
+    }
+}
+
+impl Backend for UctBackend {
+    fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult {
+        let legal = req.game.position().legal_moves();
+        let settings = self.settings(req);
+        let threads = threads(req.options);
+        let total_bytes = (req.options.get(&TREE_MEMORY).max(1) as usize) << 20;
+        let (mut result, switched) = if shares_tree(req.options) {
+            self.search_shared_tree(req, settings, threads, total_bytes)
+        } else {
+            self.search_own_trees(req, settings, threads, total_bytes)
+        };
+        result.best = result.best.or_else(|| legal.first().copied());
         if switched {
             // Thesis §4.4: minimax for the rest of the move, on whatever time is left.
             result = self.pvs.search(req);
@@ -228,10 +389,20 @@ impl Backend for UctBackend {
 
     fn new_game(&mut self) {
         self.saved.clear();
+        self.shared = None;
         self.pvs.new_game();
     }
 
     fn configure(&mut self, options: &Options) -> Result<(), ConfigError> {
+        let (threads, shared) = (threads(options), shares_tree(options));
+        let min = min_tree_memory_mb(threads, shared);
+        let mb = options.get(&TREE_MEMORY).max(1) as usize;
+        if mb < min {
+            let mode = if shared { "tree" } else { "root" };
+            return Err(ConfigError(format!(
+                "TreeMemory {mb} MB is too small for {threads} threads with UCT_Parallel {mode}: the minimum is {min} MB ({MIN_NODES_PER_THREAD} nodes per thread)"
+            )));
+        }
         // Only the hybrid hands over to `pvs`; the others never size its table.
         if self.variant == Variant::Hybrid {
             self.pvs.configure(options)?;
@@ -241,11 +412,11 @@ impl Backend for UctBackend {
 }
 
 /// The score a tree reports: a mate once proven, else the root value as centipawns.
-fn tree_score(s: &Searcher<ChessTree<'_>>) -> Value {
-    match s.root_proof() {
+fn score(proof: Option<(bool, u8)>, root_value: f32) -> Value {
+    match proof {
         Some((true, plies)) => mate_in(plies as usize),
         Some((false, plies)) => mated_in(plies as usize),
-        None => to_cp(s.root_value()),
+        None => to_cp(root_value),
     }
 }
 
@@ -256,7 +427,7 @@ fn merge(searchers: &[Searcher<ChessTree<'_>>]) -> SearchResult {
         return SearchResult::default();
     };
     let mut result = SearchResult {
-        value: tree_score(main),
+        value: score(main.root_proof(), main.root_value()),
         depth: main.max_depth as u32,
         ..SearchResult::default()
     };
@@ -301,21 +472,27 @@ fn merge(searchers: &[Searcher<ChessTree<'_>>]) -> SearchResult {
     result
 }
 
-/// One search thread: its tree, its view of chess, its share of the control.
-struct Worker<'a> {
+/// One search thread: its tree (its own, or its handle on the shared one), its view of
+/// chess, its share of the control.
+struct Worker<'a, S> {
     id: usize,
     req: &'a SearchRequest<'a>,
-    searcher: Searcher<ChessTree<'a>>,
+    searcher: S,
     chess: ChessTree<'a>,
     root: ChessNode,
     poller: Poller<'a>,
     total_bytes: usize,
+    /// The tree's root is prepared (the shared tree's by the main thread, before the
+    /// others start).
+    prepared: bool,
+    /// Nodes in the tree when the search started.
+    start_nodes: usize,
 }
 
-impl<'a> Worker<'a> {
+impl<'a, S: TreeSearch<ChessTree<'a>>> Worker<'a, S> {
     fn new(
         req: &'a SearchRequest<'a>,
-        arena: Arena<Move>,
+        searcher: S,
         settings: Settings,
         id: usize,
         total_bytes: usize,
@@ -326,12 +503,22 @@ impl<'a> Worker<'a> {
         Worker {
             id,
             req,
-            searcher: Searcher::new(arena, settings.config, id as u64 + 1),
+            start_nodes: searcher.usage().0,
+            searcher,
             root: chess.unbounded_root(),
             chess,
             poller: Poller::new(req.control, id == 0),
             total_bytes,
+            prepared: false,
         }
+    }
+
+    /// Prepares the tree's root; true when the root has no move to search.
+    fn prepare(&mut self) -> bool {
+        self.prepared = true;
+        self.searcher
+            .prepare(&mut self.chess, &self.root, placeholder_move())
+            .is_some()
     }
 
     /// Iterates until a limit, `stop`, or (main thread) a reason of its own to stop.
@@ -340,11 +527,7 @@ impl<'a> Worker<'a> {
         let main = self.id == 0;
         let control = self.req.control;
         let limits = self.req.limits;
-        if self
-            .searcher
-            .prepare(&mut self.chess, &self.root, placeholder_move())
-            .is_some()
-        {
+        if !self.prepared && self.prepare() {
             return false;
         }
         let node_limited = control.node_limit().is_some();
@@ -376,15 +559,15 @@ impl<'a> Worker<'a> {
                 }
                 continue;
             }
-            if self.searcher.full && !told_full {
+            if self.searcher.full() && !told_full {
                 told_full = true;
+                let (nodes, _, reserved) = self.searcher.usage();
                 self.req.sink.message(&format!(
-                    "uct: TreeMemory full at {} nodes ({:.1} MB): no new nodes, iterating inside the tree",
-                    self.searcher.arena.len(),
-                    mb(self.searcher.arena.reserved_bytes())
+                    "uct: TreeMemory full at {nodes} nodes ({:.1} MB): no new nodes, iterating inside the tree",
+                    mb(reserved)
                 ));
             }
-            let deep_enough = depth_limit.is_some_and(|d| self.searcher.max_depth >= d);
+            let deep_enough = depth_limit.is_some_and(|d| self.searcher.max_depth() >= d);
             if forced || deep_enough || iterations >= depth_budget {
                 break;
             }
@@ -394,8 +577,9 @@ impl<'a> Worker<'a> {
             if self.searcher.root_proof().is_some() {
                 break;
             }
-            // Thesis §4.4: the ratio of terminal to non-terminal nodes (0.003 there).
-            let (terminal, added) = (self.searcher.terminals, self.searcher.added);
+            // Thesis §4.4: the ratio of terminal to non-terminal nodes (0.003 there). With
+            // a shared tree, over the nodes this thread added: a sample of the same tree.
+            let (added, terminal) = self.searcher.added();
             if let Some(th) = threshold
                 && added >= HYBRID_MIN_NODES
                 && terminal as f32 >= th * (added - terminal) as f32
@@ -427,26 +611,25 @@ impl<'a> Worker<'a> {
         let control = self.req.control;
         let s = &self.searcher;
         let pv = self.req.game.position().uci_line(&s.pv(MAX_PLY));
-        let depth = s.max_depth.max(1) as u32;
-        let arena = &s.arena;
+        let depth = s.max_depth().max(1) as u32;
+        let (nodes, max_nodes, reserved) = s.usage();
         self.req.sink.info(&Info {
             depth,
             multipv: 1,
             seldepth: depth,
-            score: tree_score(s),
+            score: score(s.root_proof(), s.root_value()),
             bound: Bound::Exact,
             nodes: control.nodes(),
             time: control.elapsed(),
-            hashfull: Some((arena.len() * 1000 / arena.max_nodes().max(1)) as u32),
+            hashfull: Some((nodes * 1000 / max_nodes.max(1)) as u32),
             pv,
             wdl: None,
         });
         if last {
             self.req.sink.message(&format!(
-                "uct tree: {} nodes ({} new), {:.1} MB of TreeMemory {} MB",
-                arena.len(),
-                s.added,
-                mb(arena.reserved_bytes()),
+                "uct tree: {nodes} nodes ({} new), {:.1} MB of TreeMemory {} MB",
+                nodes.saturating_sub(self.start_nodes),
+                mb(reserved),
                 self.total_bytes >> 20
             ));
         }
@@ -467,10 +650,14 @@ fn placeholder_move() -> Move {
 
 #[cfg(test)]
 mod tests {
+    use shakmaty::{CastlingMode, Chess, Position as _};
+
+    use super::super::parallel::audit::audit;
     use super::*;
-    use crate::board::Game;
-    use crate::search::Limits;
-    use crate::search::testing::quick;
+    use crate::board::{Game, Position};
+    use crate::search::info::Silent;
+    use crate::search::testing::{options, quick};
+    use crate::search::{Limits, THREADS};
 
     fn search(backend: &mut UctBackend, game: &Game, iterations: u64) -> SearchResult {
         quick(backend, game, &Limits::nodes(iterations))
@@ -508,6 +695,165 @@ mod tests {
             assert_eq!(backend.kept_root_visits(), Some(500));
             backend.new_game();
             assert_eq!(backend.kept_root_visits(), None);
+        }
+    }
+
+    fn uct_options(settings: &[(&str, &str)]) -> Options {
+        let decls = [
+            &THREADS.decl,
+            &TREE_MEMORY.decl,
+            &UCT_SOLVER.decl,
+            &UCT_PARALLEL.decl,
+        ];
+        options(&decls, settings)
+    }
+
+    fn search_with(
+        backend: &mut UctBackend,
+        game: &Game,
+        iterations: u64,
+        options: &Options,
+    ) -> SearchResult {
+        let limits = Limits::nodes(iterations);
+        crate::search::testing::search(backend, game, &limits, options, &Silent)
+    }
+
+    #[test]
+    fn the_shared_tree_is_reused_after_the_moves_played() {
+        for variant in [Variant::Uct, Variant::Ucth, Variant::UctMaxH] {
+            let opts = uct_options(&[("Threads", "2"), ("UCT_Parallel", "tree")]);
+            let mut backend = UctBackend::new(variant);
+            let mut game = Game::new(Position::startpos());
+            let first = search_with(&mut backend, &game, 20_000, &opts);
+            // Every iteration of both threads passed through the one root.
+            assert_eq!(backend.kept_root_visits(), Some(first.nodes as u32));
+            assert!(backend.saved.is_empty(), "{variant:?}: no per-thread trees");
+            let (Some(ours), Some(reply)) = (first.best, first.ponder) else {
+                panic!("no pv");
+            };
+            let kept = {
+                let tree = &backend.shared.as_ref().unwrap().arena;
+                let a = tree.child_by_move(0, ours).unwrap();
+                tree.node(tree.child_by_move(a, reply).unwrap()).visits()
+            };
+            assert!(kept > 10, "{variant:?}: {kept}");
+            game.push(ours);
+            game.push(reply);
+            let second = search_with(&mut backend, &game, 1_000, &opts);
+            assert_eq!(
+                backend.kept_root_visits(),
+                Some(kept + second.nodes as u32),
+                "{variant:?}"
+            );
+            // Root parallelism starts afresh, and drops the shared tree.
+            let root = uct_options(&[("Threads", "2"), ("UCT_Parallel", "root")]);
+            search_with(&mut backend, &game, 500, &root);
+            assert!(backend.shared.is_none(), "{variant:?}");
+        }
+    }
+
+    /// Every move in a tree is legal where it is played (a torn write would not be).
+    fn shared_moves_legal(arena: &SharedArena<Move>, id: u32, pos: &Chess) {
+        for c in arena.children(id) {
+            let m = arena.node(c).mv().unwrap();
+            assert!(pos.legal_moves().contains(&m), "{m:?}");
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            shared_moves_legal(arena, c, &next);
+        }
+    }
+
+    fn own_moves_legal(arena: &Arena<Move>, id: u32, pos: &Chess) {
+        for c in arena.children(id) {
+            let m = arena[c].mv;
+            assert!(pos.legal_moves().contains(&m), "{m:?}");
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            own_moves_legal(arena, c, &next);
+        }
+    }
+
+    /// Many short searches, 1 to 8 threads, both modes, every backend of the family, the
+    /// solver on and off, fresh and reused trees; after each, the trees are checked.
+    #[test]
+    fn many_short_searches_leave_consistent_trees() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            // Mate in one (Qxf7#).
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            // WAC.001: mate in two.
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ];
+        let variants = [
+            Variant::Uct,
+            Variant::Ucth,
+            Variant::UctMaxH,
+            Variant::Hybrid,
+        ];
+        let mut backends: Vec<UctBackend> = variants.iter().map(|&v| UctBackend::new(v)).collect();
+        let mut game = Game::new(Position::startpos());
+        for i in 0..200usize {
+            let threads = 1 + i % 8;
+            let mode = if (i / 8) % 2 == 0 { "tree" } else { "root" };
+            let variant = (i / 16) % 4;
+            let solver = if i % 3 == 0 { "true" } else { "false" };
+            let t = threads.to_string();
+            let opts = uct_options(&[
+                ("Threads", &t),
+                ("UCT_Parallel", mode),
+                ("UCT_Solver", solver),
+                ("TreeMemory", "16"),
+            ]);
+            // Every third search continues the last game, so that trees are reused.
+            let reused = i % 3 == 2 && game.end().is_none();
+            if !reused {
+                let fen = fens[i % fens.len()];
+                game = Game::new(Position::from_fen(fen, CastlingMode::Standard).unwrap());
+            }
+            let backend = &mut backends[variant];
+            let iterations = 200 + (i as u64 * 37) % 1500;
+            let r = search_with(backend, &game, iterations, &opts);
+            let pos = game.position().chess().clone();
+            let what = format!(
+                "search {i}: {threads} threads, {mode}, {:?}",
+                variants[variant]
+            );
+            let best = r.best.unwrap_or_else(|| panic!("{what}: no move"));
+            assert!(pos.legal_moves().contains(&best), "{what}: {best:?}");
+            let counted = variants[variant] != Variant::Hybrid && !reused;
+            if let Some(saved) = &backend.shared {
+                assert!(threads > 1 && mode == "tree", "{what}");
+                let arena = &saved.arena;
+                audit(arena, &saved.settings.config).unwrap_or_else(|e| panic!("{what}: {e}"));
+                shared_moves_legal(arena, 0, &pos);
+                if counted {
+                    assert_eq!(u64::from(arena.node(0).visits()), r.nodes, "{what}");
+                }
+            } else {
+                let trees: Vec<&Arena<Move>> =
+                    backend.saved.iter().flatten().map(|s| &s.arena).collect();
+                assert_eq!(trees.len(), threads, "{what}");
+                for arena in &trees {
+                    own_moves_legal(arena, 0, &pos);
+                }
+                let visits: u64 = trees.iter().map(|a| u64::from(a[0].visits)).sum();
+                if counted {
+                    assert_eq!(visits, r.nodes, "{what}");
+                }
+            }
+            if let Some(ponder) = r.ponder {
+                let mut after = pos.clone();
+                after.play_unchecked(best);
+                assert!(after.legal_moves().contains(&ponder), "{what}: ponder");
+            }
+            game.push(best);
+            if let Some(p) = r.ponder
+                && game.end().is_none()
+            {
+                game.push(p);
+            }
         }
     }
 }

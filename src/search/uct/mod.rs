@@ -9,9 +9,11 @@
 
 pub mod arena;
 pub mod backend;
+pub mod parallel;
 pub mod playout;
 pub mod policy;
 pub mod search;
+pub mod shared;
 
 pub use backend::{UctBackend, Variant};
 
@@ -56,12 +58,23 @@ pub static HYBRID_THRESHOLD: Declared<f64> = Declared::float(
     "ratio of terminal to other new UCT nodes at which uct-hybrid switches to pvs (0.003 in Ramanujan 2012)",
 );
 
+/// Root parallelism is the default because it was the faster on the only machine
+/// measured so far (2 cores; the README has the figures): provisional until the 16-core
+/// measurements.
+pub static UCT_PARALLEL: Declared<&'static str> = Declared::combo(
+    "UCT_Parallel",
+    "root",
+    &["tree", "root"],
+    "with Threads > 1: one tree shared by all threads with virtual loss (tree), or one tree per thread merged by move (root)",
+);
+
 /// Options of `uct`.
 pub static UCT_OPTIONS: &[&OptionDecl] = &[
     &UCT_C.decl,
     &PLAYOUT_CAP.decl,
     &TREE_MEMORY.decl,
     &UCT_SOLVER.decl,
+    &UCT_PARALLEL.decl,
 ];
 /// Options of `ucth` and `uctmaxh`.
 pub static UCTH_OPTIONS: &[&OptionDecl] = &[
@@ -69,6 +82,7 @@ pub static UCTH_OPTIONS: &[&OptionDecl] = &[
     &TREE_MEMORY.decl,
     &UCT_SOLVER.decl,
     &UCT_QUIESCENCE.decl,
+    &UCT_PARALLEL.decl,
 ];
 /// Options of `uct-hybrid`.
 pub static HYBRID_OPTIONS: &[&OptionDecl] = &[
@@ -77,4 +91,5 @@ pub static HYBRID_OPTIONS: &[&OptionDecl] = &[
     &UCT_SOLVER.decl,
     &UCT_QUIESCENCE.decl,
     &HYBRID_THRESHOLD.decl,
+    &UCT_PARALLEL.decl,
 ];

@@ -6,7 +6,7 @@
 //! `v = tanh(cp / 400)` and back `cp = 400 * atanh(v)`. 400 cp (about a rook minus a
 //! pawn) maps to 0.76; a queen up (900 cp) to 0.98. Checkmate is exactly ±1, draws 0.
 
-use super::arena::{Arena, Proof};
+use super::arena::{Arena, Node, Proof};
 
 /// Centipawns for which the squashed value is tanh(1).
 pub const CP_SCALE: f32 = 400.0;
@@ -24,17 +24,55 @@ pub fn to_cp(v: f32) -> i32 {
     (v.atanh() * CP_SCALE).round() as i32
 }
 
+/// What selection and the final choice know of a child: its value from the side to move
+/// at the parent, its visits, and what is proven about it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChildStats {
+    pub value: f32,
+    pub visits: u32,
+    pub proof: Proof,
+    pub plies: u8,
+}
+
+impl ChildStats {
+    /// The child of an arena.
+    #[inline]
+    pub fn of<M>(node: &Node<M>) -> Self {
+        ChildStats {
+            value: node.value,
+            visits: node.visits,
+            proof: node.proof,
+            plies: node.plies,
+        }
+    }
+}
+
 /// The child of `node` to descend into, among its expanded children, by UCB1. With
 /// `avoid_lost`, children proven lost for the side to move are skipped while another
 /// choice exists (the solver's pruning). `None` only if the node has no children.
+#[inline]
 pub fn select<M: Copy>(arena: &Arena<M>, node: u32, c: f32, avoid_lost: bool) -> Option<u32> {
-    let n = arena[node].visits.max(1) as f32;
+    let children = arena
+        .children(node)
+        .map(|id| (id, ChildStats::of(&arena[id])));
+    select_among(arena[node].visits, children, c, avoid_lost)
+}
+
+/// [`select`] over children given as (id, statistics), newest first, under a parent with
+/// `visits` visits: the one rule for a thread's own tree and for the shared tree.
+#[inline]
+pub fn select_among(
+    visits: u32,
+    children: impl Iterator<Item = (u32, ChildStats)>,
+    c: f32,
+    avoid_lost: bool,
+) -> Option<u32> {
+    let n = visits.max(1) as f32;
     let log_n = n.ln();
     let mut best = None;
     let mut best_score = f32::NEG_INFINITY;
     let mut fallback = None;
-    for child in arena.children(node) {
-        let ch = &arena[child];
+    for (child, ch) in children {
         if avoid_lost && ch.proof == Proof::Loss {
             fallback = Some(child);
             continue;
@@ -54,23 +92,24 @@ pub fn select<M: Copy>(arena: &Arena<M>, node: u32, c: f32, avoid_lost: bool) ->
 /// children the same visits and different minimax values). A child proven won is played
 /// at once (the shortest mate); children proven lost only when nothing else is left.
 pub fn final_choice<M: Copy>(arena: &Arena<M>, root: u32) -> Option<u32> {
-    let won = arena
-        .children(root)
-        .filter(|&c| arena[c].proof == Proof::Win)
-        .min_by_key(|&c| arena[c].plies);
-    if won.is_some() {
-        return won;
+    final_choice_among(arena.children(root).map(|c| (c, ChildStats::of(&arena[c]))))
+}
+
+/// [`final_choice`] over children given as (id, statistics).
+pub fn final_choice_among(children: impl Iterator<Item = (u32, ChildStats)>) -> Option<u32> {
+    let mut won: Option<(u32, u8)> = None;
+    let mut best: Option<(u32, (bool, u32, f32))> = None;
+    for (c, n) in children {
+        if n.proof == Proof::Win && won.is_none_or(|(_, plies)| n.plies < plies) {
+            won = Some((c, n.plies));
+        }
+        let key = (n.proof != Proof::Loss, n.visits, n.value);
+        match best {
+            Some((_, b)) if !better(key, b) => {}
+            _ => best = Some((c, key)),
+        }
     }
-    let key = |c: u32| {
-        let n = &arena[c];
-        (n.proof != Proof::Loss, n.visits, n.value)
-    };
-    arena
-        .children(root)
-        .fold(None, |best: Option<u32>, c| match best {
-            Some(b) if !better(key(c), key(b)) => Some(b),
-            _ => Some(c),
-        })
+    won.map(|(c, _)| c).or(best.map(|(c, _)| c))
 }
 
 fn better(a: (bool, u32, f32), b: (bool, u32, f32)) -> bool {
@@ -80,7 +119,6 @@ fn better(a: (bool, u32, f32), b: (bool, u32, f32)) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::uct::arena::Node;
 
     #[test]
     fn the_mapping_round_trips_and_is_odd() {

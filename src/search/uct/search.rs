@@ -15,7 +15,7 @@ use std::marker::PhantomData;
 
 use super::arena::{Arena, NONE, Node, Proof};
 use super::playout::{self, LeafEstimate, Scale};
-use super::policy;
+use super::policy::{self, ChildStats};
 use crate::tree::{Expansion, GameTree, Rng};
 
 /// How values are backed up.
@@ -127,7 +127,13 @@ impl<T: GameTree> Searcher<T> {
                 break -n.value;
             }
             if n.expanded < n.moves {
-                match self.next_move(tree, &state, n.expanded as usize) {
+                match nth_move(
+                    tree,
+                    &state,
+                    n.expanded as usize,
+                    self.salt,
+                    &mut self.moves,
+                ) {
                     Some(mv) => match self.arena.add_child(node, Node::new(mv)) {
                         Some(child) => {
                             ply += 1;
@@ -163,60 +169,18 @@ impl<T: GameTree> Searcher<T> {
         playout::estimate(tree, state, self.cfg.leaf, self.cfg.scale, &mut self.rng)
     }
 
-    /// The `k`-th move of the node at `state` in its fixed order: a shuffle seeded by the
-    /// position's identity (not its remaining depth), so the order survives tree reuse and
-    /// needs no storage.
-    fn next_move(&mut self, tree: &mut T, state: &T::Node, k: usize) -> Option<T::Move> {
-        if tree.expand(state, &mut self.moves) != Expansion::Inner {
-            return None;
-        }
-        let len = self.moves.len();
-        if k >= len {
-            return None;
-        }
-        let mut order = Rng::new(tree.id(state) ^ self.salt);
-        for i in 0..=k {
-            let j = i + order.below(len - i);
-            self.moves.swap(i, j);
-        }
-        Some(self.moves[k])
-    }
-
     /// Values a node just added; returns the value for its side to move.
     fn value_new_node(&mut self, tree: &mut T, id: u32, state: &T::Node) -> f32 {
         self.added += 1;
-        let terminal = match tree.expand(state, &mut self.moves) {
-            Expansion::Leaf(v) => Some(self.cfg.scale.exact(v)),
-            Expansion::Inner => None,
-        };
+        let fresh = value_new(tree, state, &self.cfg, &mut self.rng, &mut self.moves);
+        self.terminals += u64::from(fresh.terminal);
         let node = &mut self.arena[id];
-        match terminal {
-            Some(v) => {
-                self.terminals += 1;
-                node.terminal = true;
-                node.value = -v;
-                node.plies = 1;
-                node.proof = if v <= -1.0 {
-                    Proof::Win
-                } else if v >= 1.0 {
-                    Proof::Loss
-                } else {
-                    Proof::Unknown
-                };
-                v
-            }
-            None => {
-                node.moves = self.moves.len().min(u16::MAX as usize) as u16;
-                if self.cfg.solver && tree.wins_at_once(state, &self.moves) {
-                    // The side to move here mates next move: the move into the node loses.
-                    node.proof = Proof::Loss;
-                    node.plies = 2;
-                    node.value = -1.0;
-                    return 1.0;
-                }
-                self.estimate(tree, state)
-            }
-        }
+        node.moves = fresh.moves;
+        node.terminal = fresh.terminal;
+        node.value = fresh.value;
+        node.proof = fresh.proof;
+        node.plies = fresh.plies;
+        fresh.leaf
     }
 
     fn backup(&mut self, leaf: f32) {
@@ -232,46 +196,16 @@ impl<T: GameTree> Searcher<T> {
                 continue;
             }
             let mean = (node.sum / f64::from(node.visits)) as f32;
-            let leafy = node.first_child == NONE;
-            let value = match self.cfg.backup {
-                Backup::Minimax if !leafy => -self
-                    .arena
-                    .children(id)
-                    .map(|c| self.arena[c].value)
-                    .fold(f32::NEG_INFINITY, f32::max),
-                _ => mean,
-            };
-            self.arena[id].value = value;
-            if self.cfg.solver {
-                self.prove(id);
+            let (moves, expanded, leafy) = (node.moves, node.expanded, node.first_child == NONE);
+            let arena = &self.arena;
+            let children = arena.children(id).map(|c| ChildStats::of(&arena[c]));
+            let b = backed_up(&self.cfg, mean, moves, expanded, leafy, children);
+            let node = &mut self.arena[id];
+            node.value = b.value;
+            if b.proof != Proof::Unknown {
+                node.proof = b.proof;
+                node.plies = b.plies;
             }
-        }
-    }
-
-    /// Solver step: a node is lost for the player who moved into it when one child wins
-    /// for its side to move, and won when every move is in the tree and every one loses.
-    fn prove(&mut self, id: u32) {
-        let n = self.arena[id];
-        let mut win_plies = None;
-        let mut all_lost = n.moves > 0 && n.expanded == n.moves;
-        let mut longest = 0u8;
-        for c in self.arena.children(id) {
-            let ch = &self.arena[c];
-            match ch.proof {
-                Proof::Win => win_plies = Some(win_plies.map_or(ch.plies, |p: u8| p.min(ch.plies))),
-                Proof::Loss => longest = longest.max(ch.plies),
-                Proof::Unknown => all_lost = false,
-            }
-        }
-        let node = &mut self.arena[id];
-        if let Some(p) = win_plies {
-            node.proof = Proof::Loss;
-            node.plies = p.saturating_add(1);
-            node.value = -1.0;
-        } else if all_lost {
-            node.proof = Proof::Win;
-            node.plies = longest.saturating_add(1);
-            node.value = 1.0;
         }
     }
 
@@ -342,6 +276,215 @@ impl<T: GameTree> Searcher<T> {
     pub fn into_arena(self) -> Arena<T::Move> {
         self.arena
     }
+}
+
+/// What the engine side asks of a tree search, whether the tree is a thread's own
+/// ([`Searcher`]) or shared by all threads ([`super::parallel::SharedSearcher`]).
+pub trait TreeSearch<T: GameTree> {
+    /// Makes node 0 the tree's node for `root`; its terminal value if it has no move.
+    fn prepare(&mut self, tree: &mut T, root: &T::Node, root_move: T::Move) -> Option<f32>;
+    /// One iteration from `root`.
+    fn iterate(&mut self, tree: &mut T, root: &T::Node);
+    /// Deepest node this thread reached.
+    fn max_depth(&self) -> usize;
+    /// Nodes this thread added, and how many of them were terminal.
+    fn added(&self) -> (u64, u64);
+    /// The arena refused this thread a node.
+    fn full(&self) -> bool;
+    /// The root's value for its side to move.
+    fn root_value(&self) -> f32;
+    /// See [`Searcher::root_proof`].
+    fn root_proof(&self) -> Option<(bool, u8)>;
+    /// The principal variation.
+    fn pv(&self, max_len: usize) -> Vec<T::Move>;
+    /// Nodes in the tree, the node budget, and the bytes reserved.
+    fn usage(&self) -> (usize, usize, usize);
+}
+
+impl<T: GameTree> TreeSearch<T> for Searcher<T> {
+    fn prepare(&mut self, tree: &mut T, root: &T::Node, root_move: T::Move) -> Option<f32> {
+        Searcher::prepare(self, tree, root, root_move)
+    }
+    #[inline]
+    fn iterate(&mut self, tree: &mut T, root: &T::Node) {
+        Searcher::iterate(self, tree, root);
+    }
+    fn max_depth(&self) -> usize {
+        self.max_depth
+    }
+    fn added(&self) -> (u64, u64) {
+        (self.added, self.terminals)
+    }
+    fn full(&self) -> bool {
+        self.full
+    }
+    fn root_value(&self) -> f32 {
+        Searcher::root_value(self)
+    }
+    fn root_proof(&self) -> Option<(bool, u8)> {
+        Searcher::root_proof(self)
+    }
+    fn pv(&self, max_len: usize) -> Vec<T::Move> {
+        Searcher::pv(self, max_len)
+    }
+    fn usage(&self) -> (usize, usize, usize) {
+        let a = &self.arena;
+        (a.len(), a.max_nodes(), a.reserved_bytes())
+    }
+}
+
+/// The `k`-th move of the node at `state` in its fixed order: a shuffle seeded by the
+/// position's identity (not its remaining depth) and `salt`, so the order survives tree
+/// reuse, needs no storage, and is the same for every thread that shares a tree.
+pub(super) fn nth_move<T: GameTree>(
+    tree: &mut T,
+    state: &T::Node,
+    k: usize,
+    salt: u64,
+    moves: &mut Vec<T::Move>,
+) -> Option<T::Move> {
+    if tree.expand(state, moves) != Expansion::Inner {
+        return None;
+    }
+    let len = moves.len();
+    if k >= len {
+        return None;
+    }
+    let mut order = Rng::new(tree.id(state) ^ salt);
+    for i in 0..=k {
+        let j = i + order.below(len - i);
+        moves.swap(i, j);
+    }
+    Some(moves[k])
+}
+
+/// What is known of a node when it is added: its statistics before any backup, and the
+/// value of its position for its side to move (`leaf`).
+pub(super) struct Fresh {
+    pub moves: u16,
+    pub terminal: bool,
+    /// From the point of view of the player who moved into the node.
+    pub value: f32,
+    pub proof: Proof,
+    pub plies: u8,
+    pub leaf: f32,
+}
+
+/// Values a new node: exactly when terminal (or, with the solver, when its side to move
+/// mates at once), otherwise by a playout or the tree's heuristic.
+pub(super) fn value_new<T: GameTree>(
+    tree: &mut T,
+    state: &T::Node,
+    cfg: &Config,
+    rng: &mut Rng,
+    moves: &mut Vec<T::Move>,
+) -> Fresh {
+    let terminal = match tree.expand(state, moves) {
+        Expansion::Leaf(v) => Some(cfg.scale.exact(v)),
+        Expansion::Inner => None,
+    };
+    let fresh = |leaf: f32, proof, plies| Fresh {
+        moves: 0,
+        terminal: false,
+        value: -leaf,
+        proof,
+        plies,
+        leaf,
+    };
+    match terminal {
+        Some(v) => {
+            let proof = if v <= -1.0 {
+                Proof::Win
+            } else if v >= 1.0 {
+                Proof::Loss
+            } else {
+                Proof::Unknown
+            };
+            Fresh {
+                terminal: true,
+                ..fresh(v, proof, 1)
+            }
+        }
+        None => {
+            let count = moves.len().min(u16::MAX as usize) as u16;
+            if cfg.solver && tree.wins_at_once(state, moves) {
+                // The side to move here mates next move: the move into the node loses.
+                return Fresh {
+                    moves: count,
+                    ..fresh(1.0, Proof::Loss, 2)
+                };
+            }
+            let leaf = playout::estimate(tree, state, cfg.leaf, cfg.scale, rng);
+            Fresh {
+                moves: count,
+                ..fresh(leaf, Proof::Unknown, 0)
+            }
+        }
+    }
+}
+
+/// A node's value and proof after a backup through it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Backed {
+    pub value: f32,
+    pub proof: Proof,
+    pub plies: u8,
+}
+
+/// The backup of one node that is not settled, from its mean and its children: the mean
+/// (UCT, UCTH) or the best child's value for its side to move (UCTMAX-H, §3.2.5); with
+/// the solver, it is lost for the player who moved into it when one child wins for its
+/// side to move, and won when every move is in the tree and every one loses.
+#[inline]
+pub(super) fn backed_up(
+    cfg: &Config,
+    mean: f32,
+    moves: u16,
+    expanded: u16,
+    leafy: bool,
+    children: impl Iterator<Item = ChildStats>,
+) -> Backed {
+    let minimax = cfg.backup == Backup::Minimax && !leafy;
+    let mut out = Backed {
+        value: mean,
+        proof: Proof::Unknown,
+        plies: 0,
+    };
+    if !minimax && !cfg.solver {
+        return out;
+    }
+    let mut best = f32::NEG_INFINITY;
+    let mut win_plies: Option<u8> = None;
+    let mut all_lost = moves > 0 && expanded == moves;
+    let mut longest = 0u8;
+    for ch in children {
+        best = best.max(ch.value);
+        match ch.proof {
+            Proof::Win => win_plies = Some(win_plies.map_or(ch.plies, |p| p.min(ch.plies))),
+            Proof::Loss => longest = longest.max(ch.plies),
+            Proof::Unknown => all_lost = false,
+        }
+    }
+    if minimax {
+        out.value = -best;
+    }
+    if !cfg.solver {
+        return out;
+    }
+    if let Some(p) = win_plies {
+        out = Backed {
+            value: -1.0,
+            proof: Proof::Loss,
+            plies: p.saturating_add(1),
+        };
+    } else if all_lost {
+        out = Backed {
+            value: 1.0,
+            proof: Proof::Win,
+            plies: longest.saturating_add(1),
+        };
+    }
+    out
 }
 
 #[cfg(test)]
