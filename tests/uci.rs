@@ -302,3 +302,20 @@ fn debug_commands_answer_perft_board_and_eval() {
     assert!(lines[0].starts_with("Eval=classical"), "{lines:?}");
     e.sync();
 }
+
+#[test]
+fn a_budget_too_small_for_one_iteration_still_plays_a_mate_in_one() {
+    // Four queens against a king: quiescence alone costs the research backends more than
+    // 1,000 nodes at depth 1 here, and the first legal move (Bg2) was once played.
+    let fen = "Q1Q2Q1r/8/2Q5/4k2p/5r1P/8/1b2K3/1q3B1R w - - 1 38";
+    let pos = chess(fen);
+    let mut e = Engine::ready();
+    for backend in ["alphabeta", "mtdf", "sss", "fsss"] {
+        e.send(&format!("setoption name Search value {backend}"));
+        e.send(&format!("position fen {fen}"));
+        e.sync();
+        let (_, best) = e.go("go nodes 100", &pos);
+        let after = play(pos.clone(), &[&best]);
+        assert!(after.is_checkmate(), "{backend} played {best}");
+    }
+}

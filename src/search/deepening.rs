@@ -7,6 +7,8 @@ use shakmaty::Move;
 use super::control::Poller;
 use super::info::Info;
 use super::{SearchRequest, SearchResult};
+use crate::board::Position;
+use crate::board::eval::Evaluator;
 use crate::tree::{ChessTree, GameTree};
 use crate::value::{Bound, MAX_PLY, Value};
 
@@ -32,7 +34,7 @@ where
     let root = req.game.position();
     let legal = root.legal_moves();
     let mut result = SearchResult {
-        best: legal.first().copied(),
+        best: one_ply_choice(root, &legal, &req.limits.searchmoves, req.eval),
         ..SearchResult::default()
     };
     let mut tree = ChessTree::new(req.game, req.eval);
@@ -78,4 +80,28 @@ where
     result.nodes = req.control.nodes();
     result.leaves = tree.leaves().count();
     result
+}
+
+/// The move played when not even the first iteration completes (a budget of a few hundred
+/// nodes where quiescence alone costs thousands): a move that mates at once, otherwise the
+/// one the static evaluation likes best after it — never simply the first legal move,
+/// which at `nodes=1000` once had a backend miss a mate in one five times in a game.
+fn one_ply_choice(
+    root: &Position,
+    legal: &[Move],
+    searchmoves: &[Move],
+    eval: &dyn Evaluator,
+) -> Option<Move> {
+    legal
+        .iter()
+        .copied()
+        .filter(|m| searchmoves.is_empty() || searchmoves.contains(m))
+        .max_by_key(|&m| {
+            let after = root.play(m);
+            match after.legal_moves().is_empty() {
+                true if after.is_check() => i32::MAX,
+                true => 0,
+                false => -eval.evaluate(after.chess()),
+            }
+        })
 }
