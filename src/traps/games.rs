@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 use shakmaty::san::SanPlus;
 
-use super::analysis::{Analysis, analyse};
+use super::analysis::{Analysis, TrapMove, analyse};
 use crate::board::pgn::PgnGame;
 use crate::board::{Game, Position};
 
@@ -26,6 +26,17 @@ pub struct PlyReport {
     pub played_level: Option<u8>,
     /// For a trap move played: whether the opponent mated within its level.
     pub punished: Option<bool>,
+}
+
+impl PlyReport {
+    /// The trap move played here, if the move played was one (its refutation, not that of
+    /// another trap move of the same level).
+    pub fn played_trap(&self) -> Option<&TrapMove> {
+        self.analysis
+            .traps
+            .iter()
+            .find(|t| t.san == self.played_san)
+    }
 }
 
 /// A game's analysed positions.
@@ -240,10 +251,8 @@ pub fn falls_text(game: &GameReport) -> String {
     let mut s = String::new();
     for p in game.falls() {
         let a = &p.analysis;
-        let refutation = a
-            .traps
-            .iter()
-            .find(|t| Some(t.level) == p.played_level)
+        let refutation = p
+            .played_trap()
             .map(|t| t.line.join(" "))
             .unwrap_or_default();
         let _ = writeln!(
@@ -372,6 +381,25 @@ mod tests {
         let mut shallow = Summary::default();
         shallow.add(&reports[0], 1);
         assert!(merged.merge(&shallow).unwrap_err().contains("other levels"));
+    }
+
+    #[test]
+    fn a_fall_is_shown_with_the_refutation_of_the_move_played() {
+        // From a round robin at 1,000 nodes: 22 of 26 moves are traps here, and the first
+        // level-3 trap (h3: ...Qxe2+ Kg1 Qxg2#) is refuted otherwise than Bxe4 (...Qxe2+
+        // Kg1 Rd1#), the move played; the table once showed the first one's line.
+        let pgn = "[FEN \"5r2/pp2b1kp/7N/2P4n/1Pq1bP2/P5P1/3rPKBP/7R w - - 5 21\"]\n\n\
+                   21. Bxe4 Qxe2+ 22. Kg1 Rd1# 0-1\n";
+        let games = read_games(pgn).unwrap();
+        let report = analyse_game(&games[0], 3, |ply| ply == 1);
+        let ply = &report.plies[0];
+        assert_eq!(ply.played_trap().map(|t| t.uci.as_str()), Some("g2e4"));
+        let text = falls_text(&report);
+        assert!(
+            text.contains("Bxe4 walks into a level-3 trap")
+                && text.ends_with("punished: Qxe2+ Kg1 Rd1#\n"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -42,7 +42,7 @@ impl GameSketch {
     pub fn of(game: &GameReport, backends: impl Fn(usize) -> Vec<String>) -> Self {
         let fall = |p: &PlyReport| {
             let position = p.position.clone();
-            let trap = p.analysis.traps.iter().find(|t| t.san == p.played_san)?;
+            let trap = p.played_trap()?;
             Some(Fall {
                 ply: p.ply,
                 played: trap.mv,
