@@ -147,30 +147,33 @@ fn traps_at_levels_3_and_5_are_confirmed_by_brute_force() {
     }
 }
 
+/// Runs the binary, which must succeed: (stdout, stderr).
+fn searchlight(args: &[&str]) -> (String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_searchlight"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 #[test]
 fn traps_in_the_games_of_a_pgn_file() {
-    let run = |extra: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_searchlight"))
-            .args([
-                "traps",
-                "--pgn",
-                "tests/data/traps-games.pgn",
-                "--max-level",
-                "1",
-            ])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
+    let base = [
+        "traps",
+        "--pgn",
+        "tests/data/traps-games.pgn",
+        "--max-level",
+        "1",
+    ];
+    let run = |extra: &[&str]| searchlight(&[&base[..], extra].concat());
     let (table, stderr) = run(&["--threads", "2"]);
     // The illegal move stops game 3 where it stands, with a message; the game with a bad
     // FEN is skipped and counted.
@@ -232,22 +235,10 @@ fn traps_in_the_games_of_a_pgn_file() {
 fn shards_of_a_pgn_file_merge_into_the_whole_files_summary() {
     let dir = std::env::temp_dir().join(format!("searchlight-shards-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let searchlight = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_searchlight"))
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
     let file = |name: &str| dir.join(name).to_string_lossy().into_owned();
     let pgn = "tests/data/traps-games.pgn";
     let base = ["traps", "--pgn", pgn, "--max-level", "3", "--summary"];
-    let whole = searchlight(&[&base[..], &[&file("whole.json")]].concat());
+    let whole = searchlight(&[&base[..], &[&file("whole.json")]].concat()).0;
     let shards = [
         ("a.json", "0", "2"),
         ("b.json", "2", "2"),
@@ -256,7 +247,7 @@ fn shards_of_a_pgn_file_merge_into_the_whole_files_summary() {
     for (name, skip, take) in shards {
         searchlight(&[&base[..], &[&file(name), "--skip", skip, "--take", take]].concat());
     }
-    let merged = searchlight(&[
+    let (merged, _) = searchlight(&[
         "traps",
         "merge",
         &file("a.json"),

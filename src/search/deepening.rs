@@ -33,10 +33,7 @@ where
 {
     let root = req.game.position();
     let legal = root.legal_moves();
-    let mut result = SearchResult {
-        best: one_ply_choice(root, &legal, &req.limits.searchmoves, req.eval),
-        ..SearchResult::default()
-    };
+    let mut result = SearchResult::default();
     let mut tree = ChessTree::new(req.game, req.eval);
     tree.restrict_root(&req.limits.searchmoves);
     let mut poller = Poller::new(req.control, true);
@@ -77,6 +74,9 @@ where
         }
     }
     poller.flush(tree.nodes());
+    if result.best.is_none() {
+        result.best = one_ply_choice(root, &legal, &req.limits.searchmoves, req.eval);
+    }
     result.nodes = req.control.nodes();
     result.leaves = tree.leaves().count();
     result

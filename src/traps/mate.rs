@@ -58,6 +58,16 @@ impl Default for Known {
 }
 
 impl Known {
+    /// The answer is yes at `plies`, so at every longer horizon too.
+    fn yes_at(&mut self, plies: u8) {
+        self.yes_from = self.yes_from.min(plies);
+    }
+
+    /// The answer is no at `plies`, so at every shorter horizon too.
+    fn no_at(&mut self, plies: u8) {
+        self.no_upto = Some(self.no_upto.map_or(plies, |n| n.max(plies)));
+    }
+
     fn answer(&self, plies: u8) -> Option<bool> {
         if plies >= self.yes_from {
             Some(true)
@@ -192,11 +202,11 @@ impl MateProver {
         let entry = self.attack.entry(key).or_default();
         match found {
             Some(m) if plies < entry.yes_from => {
-                entry.yes_from = plies;
+                entry.yes_at(plies);
                 entry.mv = Some(m);
             }
-            None if entry.no_upto.is_none_or(|n| n < plies) => entry.no_upto = Some(plies),
-            _ => {}
+            Some(_) => {}
+            None => entry.no_at(plies),
         }
         found
     }
@@ -313,17 +323,14 @@ impl MateProver {
                 return false;
             }
         }
-        let entry = self.defence.entry(key).or_default();
-        entry.yes_from = entry.yes_from.min(plies);
+        self.defence.entry(key).or_default().yes_at(plies);
         true
     }
 
     /// Remembers that `r` escapes a mate within `plies` at the defender's position `key`.
     fn escaped(&mut self, key: u64, slot: usize, plies: u8, r: Move) {
         let entry = self.defence.entry(key).or_default();
-        if entry.no_upto.is_none_or(|n| n < plies) {
-            entry.no_upto = Some(plies);
-        }
+        entry.no_at(plies);
         entry.mv = Some(r);
         let k = &mut self.killers[slot];
         if k[0] != Some(r) {
