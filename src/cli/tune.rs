@@ -30,6 +30,10 @@ pub struct TuneArgs {
     /// Threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
+    /// Weight of the game's result in the target; the rest is the sigmoid of the line's
+    /// search score (1: the result alone, Texel's original method).
+    #[arg(long, default_value_t = 1.0, value_parser = fraction)]
+    lambda: f64,
     /// Fit the win/draw/loss model of `--eval` instead of the weights (printed, not written).
     #[arg(long)]
     wdl: bool,
@@ -55,13 +59,16 @@ pub fn run(args: &TuneArgs) -> ExitCode {
     } else {
         tune::current()
     };
-    let data = match tune::load(&text, &start, threads) {
+    let mut data = match tune::load(&text, &start, threads) {
         Ok(d) if d.is_empty() => return fail("tune", format!("{}: no positions", args.data)),
         Ok(d) => d,
         Err(e) => return fail("tune", format!("{}: {e}; no weights written", args.data)),
     };
     drop(text);
     let k = tune::fit_k(&data, &start);
+    if args.lambda < 1.0 {
+        data.blend(args.lambda, k);
+    }
     let before = data.loss(&start, k);
     eprintln!(
         "tune: {} positions, {} weights, K = {k:.4}, loss before {before:.6} ({:.1} s)",
@@ -82,9 +89,10 @@ pub fn run(args: &TuneArgs) -> ExitCode {
     );
     let after = data.loss(&tuned, k);
     let provenance = format!(
-        "{} positions from {}, K = {k:.4}, {} epochs: loss {before:.6} -> {after:.6}.",
+        "{} positions from {}, K = {k:.4}, lambda = {}, {} epochs: loss {before:.6} -> {after:.6}.",
         data.len(),
         args.data,
+        args.lambda,
         args.epochs
     );
     if let Err(e) = write(&args.out, &tune::source(&tuned, &provenance)) {
@@ -98,6 +106,14 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         args.out
     );
     ExitCode::SUCCESS
+}
+
+/// A number from 0 to 1.
+fn fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("`{s}` is not a number from 0 to 1")),
+    }
 }
 
 /// `tune --wdl`: the maximum-likelihood WDL model of one evaluator on the data.

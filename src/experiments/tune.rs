@@ -34,7 +34,11 @@ struct Sample {
     /// Multipliers of the middlegame and endgame weights: ρ and (1-ρ)·scale.
     mg: f32,
     eg: f32,
+    /// What the evaluation is fitted to: the game's result for White, or a blend of it
+    /// with the search score (see [`Data::blend`]).
     result: f32,
+    /// The search score of the `datagen` line, centipawns from White's side.
+    score: f32,
 }
 
 /// Every position, traced; features stored flat as (index, count).
@@ -52,6 +56,17 @@ pub const MIN_POSITIONS: usize = 500;
 const DECAY: f64 = 0.002;
 
 impl Data {
+    /// Fits to `lambda·result + (1−lambda)·sigmoid(K·score/400)` from now on. A game's
+    /// result says little about a position 100 plies before its end, and games played by
+    /// a weak evaluator end in results the position did not decide; the search score is
+    /// a less noisy, if biased, witness of who stands better.
+    pub fn blend(&mut self, lambda: f64, k: f64) {
+        for s in &mut self.samples {
+            let searched = sigmoid(k, f64::from(s.score));
+            s.result = (lambda * f64::from(s.result) + (1.0 - lambda) * searched) as f32;
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.samples.len()
     }
@@ -83,8 +98,15 @@ impl Sink for Counts {
     }
 }
 
+/// One data line: the position, White's result and the search score.
+pub(crate) struct Line {
+    pub pos: Position,
+    pub result: f32,
+    pub score: f32,
+}
+
 /// Parses one data line: `<FEN> | <score> | <result>`.
-fn parse_line(line: &str) -> Result<(Position, f32), String> {
+fn parse_line(line: &str) -> Result<Line, String> {
     let fields: Vec<&str> = line.split('|').map(str::trim).collect();
     let [fen, score, result] = fields[..] else {
         return Err(format!(
@@ -93,7 +115,7 @@ fn parse_line(line: &str) -> Result<(Position, f32), String> {
         ));
     };
     let pos = Position::from_fen_auto(fen).map_err(|e| format!("bad FEN: {e}"))?;
-    score
+    let score = score
         .parse::<i32>()
         .map_err(|_| format!("bad score `{score}`"))?;
     let result = match result {
@@ -102,12 +124,15 @@ fn parse_line(line: &str) -> Result<(Position, f32), String> {
         "0" | "0.0" => 0.0,
         _ => return Err(format!("bad result `{result}` (1, 0.5 or 0)")),
     };
-    Ok((pos, result))
+    Ok(Line {
+        pos,
+        result,
+        score: score as f32,
+    })
 }
 
-/// Every data line as (position, White's result); blank lines skipped, the first
-/// malformed line an error.
-pub(crate) fn parse_lines(text: &str) -> Result<Vec<(Position, f32)>, DataError> {
+/// Every data line; blank lines skipped, the first malformed line an error.
+pub(crate) fn parse_lines(text: &str) -> Result<Vec<Line>, DataError> {
     text.lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())
@@ -119,8 +144,8 @@ pub(crate) fn parse_lines(text: &str) -> Result<Vec<(Position, f32)>, DataError>
 /// endgame scale (which side counts as ahead).
 pub fn load(text: &str, weights: &Weights, threads: usize) -> Result<Data, DataError> {
     let parsed = parse_lines(text)?;
-    let traced = crate::pool::map(&parsed, threads, |(pos, result)| {
-        let leaf = quiet_leaf(pos.chess());
+    let traced = crate::pool::map(&parsed, threads, |line| {
+        let leaf = quiet_leaf(line.pos.chess());
         let mut counts = Counts([0; COUNT]);
         classical::walk(&leaf, &mut counts);
         let eg: f64 = counts
@@ -139,19 +164,21 @@ pub fn load(text: &str, weights: &Weights, threads: usize) -> Result<Data, DataE
             .filter(|(_, c)| **c != 0)
             .map(|(i, &c)| (i as u16, c.clamp(-32768, 32767) as i16))
             .collect();
-        (sparse, rho as f32, ((1.0 - rho) * scale) as f32, *result)
+        let (mg, eg) = (rho as f32, ((1.0 - rho) * scale) as f32);
+        (sparse, mg, eg, line.result, line.score)
     });
     let mut data = Data {
         samples: Vec::with_capacity(traced.len()),
         features: Vec::new(),
     };
-    for (sparse, mg, eg, result) in traced {
+    for (sparse, mg, eg, result, score) in traced {
         data.samples.push(Sample {
             start: data.features.len() as u32,
             len: sparse.len() as u32,
             mg,
             eg,
             result,
+            score,
         });
         data.features.extend(sparse);
     }
@@ -312,6 +339,7 @@ fn split(data: &Data, n: usize) -> Vec<Data> {
                     mg: s.mg,
                     eg: s.eg,
                     result: s.result,
+                    score: s.score,
                 });
                 part.features.extend_from_slice(data.slice(s));
             }
@@ -343,4 +371,70 @@ pub fn source(w: &Weights, provenance: &str) -> String {
     }
     out.push_str("];\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Level material in both kinds of position: White's passed pawn on the sixth rank
+    /// wins, pawns on their second ranks draw. Material alone cannot tell them apart.
+    fn sample_text() -> String {
+        let lines = [
+            ("4k3/p7/6P1/8/8/8/8/4K3 w - - 0 1", 250, "1"),
+            ("4k3/6p1/8/8/8/8/P7/4K3 w - - 0 1", 0, "0.5"),
+        ];
+        let mut text = String::new();
+        for _ in 0..600 {
+            for (fen, score, result) in lines {
+                let _ = writeln!(text, "{fen} | {score} | {result}");
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn a_malformed_line_is_named_with_its_number() {
+        let text =
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0 | 0.5\n\n4k3/8/8/8/8/8/8/4K3 w - - 0 1 | x | 1\n";
+        let Err(e) = load(text, &current(), 1) else {
+            panic!("a bad score was accepted");
+        };
+        assert_eq!(e.line, 3);
+        assert!(e.why.contains("bad score"), "{e}");
+        let Err(e) = load("4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0 | 2\n", &current(), 1) else {
+            panic!("a bad result was accepted");
+        };
+        assert!(e.why.contains("bad result"), "{e}");
+    }
+
+    #[test]
+    fn adam_lowers_the_loss_from_material_alone() {
+        let start = features::initial();
+        let data = load(&sample_text(), &start, 2).unwrap();
+        assert_eq!(data.len(), 1200);
+        let k = fit_k(&data, &start);
+        let before = data.loss(&start, k);
+        let tuned = adam(&data, &start, k, 200, 2.0, 2, |_, _| {});
+        let after = data.loss(&tuned, k);
+        assert!(after < 0.5 * before, "loss {before} -> {after}");
+    }
+
+    #[test]
+    fn blending_moves_the_target_toward_the_search_score() {
+        let start = features::initial();
+        let mut data = load(&sample_text(), &start, 1).unwrap();
+        let k = fit_k(&data, &start);
+        data.blend(0.0, k);
+        for s in &data.samples {
+            let expected = sigmoid(k, f64::from(s.score));
+            assert!((f64::from(s.result) - expected).abs() < 1e-6);
+        }
+        // Halfway: a won position scored +250 gets a target between the two.
+        let mut data = load(&sample_text(), &start, 1).unwrap();
+        data.blend(0.5, k);
+        let first = f64::from(data.samples[0].result);
+        assert!((first - (0.5 + 0.5 * sigmoid(k, 250.0))).abs() < 1e-6);
+        assert!(first < 1.0 && first > sigmoid(k, 250.0));
+    }
 }

@@ -23,7 +23,8 @@ pub struct Sample {
 /// Reads `datagen` lines and scores their quiet leaves with `eval`.
 pub fn samples(text: &str, eval: &dyn Evaluator, threads: usize) -> Result<Vec<Sample>, DataError> {
     let parsed = parse_lines(text)?;
-    Ok(crate::pool::map(&parsed, threads, |(pos, white_result)| {
+    Ok(crate::pool::map(&parsed, threads, |line| {
+        let (pos, white_result) = (&line.pos, &line.result);
         let leaf = quiet_leaf(pos.chess());
         let white = leaf.turn().is_white();
         let result = if white {
