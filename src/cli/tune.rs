@@ -66,9 +66,7 @@ pub fn run(args: &TuneArgs) -> ExitCode {
     };
     drop(text);
     let k = tune::fit_k(&data, &start);
-    if args.lambda < 1.0 {
-        data.blend(args.lambda, k);
-    }
+    data.blend(args.lambda, k);
     let before = data.loss(&start, k);
     eprintln!(
         "tune: {} positions, {} weights, K = {k:.4}, loss before {before:.6} ({:.1} s)",

@@ -27,6 +27,7 @@ pub struct DataError {
 }
 
 /// One traced position.
+#[derive(Clone, Copy)]
 struct Sample {
     /// Range of this sample's features in [`Data::features`].
     start: u32,
@@ -335,11 +336,7 @@ fn split(data: &Data, n: usize) -> Vec<Data> {
             for s in samples {
                 part.samples.push(Sample {
                     start: part.features.len() as u32,
-                    len: s.len,
-                    mg: s.mg,
-                    eg: s.eg,
-                    result: s.result,
-                    score: s.score,
+                    ..*s
                 });
                 part.features.extend_from_slice(data.slice(s));
             }

@@ -24,13 +24,11 @@ pub struct Sample {
 pub fn samples(text: &str, eval: &dyn Evaluator, threads: usize) -> Result<Vec<Sample>, DataError> {
     let parsed = parse_lines(text)?;
     Ok(crate::pool::map(&parsed, threads, |line| {
-        let (pos, white_result) = (&line.pos, &line.result);
-        let leaf = quiet_leaf(pos.chess());
-        let white = leaf.turn().is_white();
-        let result = if white {
-            *white_result
+        let leaf = quiet_leaf(line.pos.chess());
+        let result = if leaf.turn().is_white() {
+            line.result
         } else {
-            1.0 - white_result
+            1.0 - line.result
         };
         Sample {
             score: f64::from(eval.evaluate(&leaf)),
