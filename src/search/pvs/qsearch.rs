@@ -1,12 +1,15 @@
 //! Quiescence search of `pvs`: only captures and promotions (all evasions in check), so
 //! that the evaluator only ever sees quiet positions; delta and SEE pruning keep it small.
+//! It shares the transposition table with the main search: its results are stored at
+//! depth 0, and any stored bound that settles the window ends a quiescence node.
 
 use super::ordering::MovePicker;
 use super::params::DELTA_MARGIN;
-use super::search::Worker;
+use super::search::{Worker, cuts};
+use super::tt::{Entry, PackedMove};
 use crate::board::exchange::{is_tactical, see};
 use crate::board::{Position, piece_value, rules};
-use crate::value::{DRAW, INFINITY, MAX_PLY, Value, mated_in};
+use crate::value::{Bound, DRAW, INFINITY, MAX_PLY, Value, from_table, mated_in, to_table};
 
 impl Worker<'_> {
     /// Quiescence search: only captures and promotions (all moves when in check), so that
@@ -28,11 +31,24 @@ impl Worker<'_> {
         if ply >= MAX_PLY - 1 {
             return if in_check { DRAW } else { self.evaluate(pos) };
         }
+        // The table: any stored bound settles a quiescence node (its depth is never less
+        // than none), and a stored static evaluation saves computing one.
+        let key = pos.key();
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry {
+            let v = from_table(e.value, ply);
+            if cuts(e.bound, v, alpha, beta) {
+                return v;
+            }
+        }
+        let original_alpha = alpha;
         let mut best = -INFINITY;
+        let mut best_move = None;
         let mut stand_pat = -INFINITY;
         if !in_check {
-            stand_pat = self.evaluate(pos);
+            stand_pat = entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
             if stand_pat >= beta {
+                self.store_quiet(key, ply, stand_pat, stand_pat, None, Bound::Lower);
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -69,6 +85,7 @@ impl Worker<'_> {
             if v > best {
                 best = v;
                 if v > alpha {
+                    best_move = Some(m);
                     if v >= beta {
                         break;
                     }
@@ -76,6 +93,37 @@ impl Worker<'_> {
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval = if in_check { 0 } else { stand_pat };
+        self.store_quiet(key, ply, best, eval, best_move, bound);
         best
+    }
+
+    /// Stores a quiescence result at depth 0, below every main-search entry.
+    fn store_quiet(
+        &self,
+        key: u64,
+        ply: usize,
+        value: Value,
+        eval: Value,
+        mv: Option<shakmaty::Move>,
+        bound: Bound,
+    ) {
+        self.tt.store(
+            key,
+            Entry {
+                mv: mv.map_or(PackedMove::NONE, PackedMove::new),
+                value: to_table(value, ply),
+                eval,
+                depth: 0,
+                bound,
+            },
+        );
     }
 }

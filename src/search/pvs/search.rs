@@ -35,7 +35,7 @@ pub(super) struct RootLine {
 /// One search thread.
 pub(super) struct Worker<'a> {
     id: usize,
-    tt: &'a TranspositionTable,
+    pub(super) tt: &'a TranspositionTable,
     eval: &'a dyn Evaluator,
     poller: Poller<'a>,
     sink: &'a dyn InfoSink,
@@ -602,7 +602,7 @@ struct Node {
 
 /// A stored bound settles the window.
 #[inline]
-fn cuts(bound: Bound, v: Value, alpha: Value, beta: Value) -> bool {
+pub(super) fn cuts(bound: Bound, v: Value, alpha: Value, beta: Value) -> bool {
     match bound {
         Bound::Exact => true,
         Bound::Lower => v >= beta,
