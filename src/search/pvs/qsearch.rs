@@ -93,14 +93,8 @@ impl Worker<'_> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
         let eval = if in_check { 0 } else { stand_pat };
+        let bound = Bound::of(best, original_alpha, beta);
         self.store_quiet(key, ply, best, eval, best_move, bound);
         best
     }

@@ -392,13 +392,7 @@ impl<'a> Worker<'a> {
         let Some((best, best_move)) = self.search_moves(pos, moves, &node, alpha, beta) else {
             return 0;
         };
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha, beta);
         self.tt.store(
             key,
             Entry {
