@@ -6,7 +6,10 @@
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position as _};
+use shakmaty::{
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Position as _,
+    Role, Square, attacks,
+};
 use thiserror::Error;
 
 /// Why a FEN or a move could not be turned into a position.
@@ -153,6 +156,69 @@ impl Position {
         Position { chess, key }
     }
 
+    /// Whether `m` (legal here) checks the opponent, without playing it: the search must
+    /// know before it decides to prune a move, and most pruned moves need not be played.
+    /// The pieces of the side to move are set where the move leaves them and the king is
+    /// looked at from its square, which covers direct, discovered, promotion, en-passant
+    /// and castling checks alike.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let board = self.chess.board();
+        let us = self.turn();
+        let Some(king) = board.king_of(!us) else {
+            return false;
+        };
+        let mut occupied = board.occupied();
+        let ours = board.by_color(us);
+        let mut pawns = board.pawns() & ours;
+        let mut knights = board.knights() & ours;
+        let mut diagonal = board.bishops_and_queens() & ours;
+        let mut straight = board.rooks_and_queens() & ours;
+        let (from, to, role) = match m {
+            Move::Castle { king: k, rook } => {
+                // The king gives no check; the rook may, from its new square.
+                let side = CastlingSide::from_king_side(k < rook);
+                occupied ^= Bitboard::from(k) | Bitboard::from(rook);
+                occupied |= Bitboard::from(side.king_to(us));
+                (rook, side.rook_to(us), Role::Rook)
+            }
+            Move::EnPassant { from, to } => {
+                occupied ^= Bitboard::from(Square::from_coords(to.file(), from.rank()));
+                (from, to, Role::Pawn)
+            }
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion,
+                ..
+            } => (from, to, promotion.unwrap_or(role)),
+            Move::Put { .. } => return self.play(m).is_check(),
+        };
+        occupied = (occupied & !Bitboard::from(from)) | Bitboard::from(to);
+        let moved = Bitboard::from(from);
+        pawns &= !moved;
+        knights &= !moved;
+        diagonal &= !moved;
+        straight &= !moved;
+        let placed = Bitboard::from(to);
+        match role {
+            Role::Pawn => pawns |= placed,
+            Role::Knight => knights |= placed,
+            Role::Bishop => diagonal |= placed,
+            Role::Rook => straight |= placed,
+            Role::Queen => {
+                diagonal |= placed;
+                straight |= placed;
+            }
+            Role::King => {}
+        }
+        let attackers = (attacks::pawn_attacks(!us, king) & pawns)
+            | (attacks::knight_attacks(king) & knights)
+            | (attacks::bishop_attacks(king, occupied) & diagonal)
+            | (attacks::rook_attacks(king, occupied) & straight);
+        attackers.any()
+    }
+
     /// The position with the other side to move, or `None` when the side to move is in check.
     pub fn null_move(&self) -> Option<Position> {
         let chess = self.chess.clone().swap_turn().ok()?;
@@ -205,6 +271,49 @@ mod tests {
     #[test]
     fn startpos_key_is_the_polyglot_key() {
         assert_eq!(Position::startpos().key(), 0x463b_9618_1691_fc9c);
+    }
+
+    /// Every move two plies deep from every perft position (standard and Chess960: all
+    /// the castling, en-passant and promotion corner cases), plus a few positions rich in
+    /// discovered and promotion checks.
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        fn walk(pos: &Position, depth: u32, checks: &mut usize) {
+            for m in pos.legal_moves() {
+                let child = pos.play(m);
+                *checks += usize::from(child.is_check());
+                assert_eq!(pos.gives_check(m), child.is_check(), "{}: {m}", pos.fen());
+                if depth > 1 {
+                    walk(&child, depth - 1, checks);
+                }
+            }
+        }
+        let suites = [
+            include_str!("../../perft/perftsuite.epd"),
+            include_str!("../../perft/chess960.epd"),
+        ];
+        let extra = [
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/8/8/2k5/3Pp3/8/8/4K2R b K d3 0 1",
+            "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+            "2k5/8/8/8/8/8/8/R3K3 w Q - 0 1",
+            "3k4/1P6/8/8/8/8/8/4K1B1 w - - 0 1",
+            "4k3/8/8/2B5/8/8/3N4/4K3 w - - 0 1",
+        ];
+        let fens = suites
+            .iter()
+            .flat_map(|s| s.lines())
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| l.split(';').next().unwrap_or(l))
+            .chain(extra);
+        let mut checks = 0;
+        let mut positions = 0;
+        for fen in fens {
+            let pos = Position::from_fen_auto(fen).unwrap();
+            walk(&pos, 2, &mut checks);
+            positions += 1;
+        }
+        assert!(positions > 100 && checks > 1000, "{positions} positions, {checks} checks");
     }
 
     #[test]

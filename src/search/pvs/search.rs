@@ -478,8 +478,7 @@ impl<'a> Worker<'a> {
             if root && self.is_main() {
                 self.show_current_move(depth, m, index);
             }
-            let child = pos.play(m);
-            let gives_check = child.is_check();
+            let gives_check = pos.gives_check(m);
             // Step 5. Shallow pruning, once a move has saved the node from being mated:
             // late quiet moves (move-count and futility pruning) and losing captures.
             if !root && best > -MATE_BOUND && !gives_check {
@@ -501,6 +500,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
+            let child = pos.play(m);
             self.tt.prefetch(child.key());
             let new_depth = depth - 1 + i32::from(gives_check);
             self.push_key(child.key(), ply, false);
