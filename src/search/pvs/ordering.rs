@@ -138,12 +138,17 @@ impl MovePicker {
         if !self.scored {
             self.score(pos, heuristics);
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        // The first of the highest scores, over a slice so the scan has no bounds checks.
+        let rest = &self.scores[self.next..n];
+        let mut top = rest[0];
+        let mut offset = 0;
+        for (i, &score) in rest.iter().enumerate().skip(1) {
+            if score > top {
+                top = score;
+                offset = i;
             }
         }
+        let best = self.next + offset;
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
         self.next += 1;
