@@ -5,7 +5,7 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::zobrist::Zobrist64;
+use shakmaty::zobrist::{Zobrist64, ZobristValue as _};
 use shakmaty::{
     Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Position as _,
     Role, Square, attacks,
@@ -140,20 +140,22 @@ impl Position {
         !(ours & !(board.pawns() | board.kings())).is_empty()
     }
 
-    /// The position after `m`, which must be legal here (it comes from `legal_moves`).
-    /// The key is updated incrementally when shakmaty can, from scratch otherwise.
+    /// The position after `m`, which must be legal here (it comes from `legal_moves`),
+    /// its key updated incrementally.
     #[inline]
     pub fn play(&self, m: Move) -> Position {
-        let incremental =
-            self.chess
-                .update_zobrist_hash(Zobrist64(self.key), m, EnPassantMode::Legal);
         let mut chess = self.chess.clone();
         chess.play_unchecked(m);
-        let key = match incremental {
-            Some(z) => z.0,
-            None => full_key(&chess),
-        };
+        let key = self.key ^ key_change(&self.chess, &chess, m);
         Position { chess, key }
+    }
+
+    /// The position with the other side to move, or `None` when the side to move is in check.
+    pub fn null_move(&self) -> Option<Position> {
+        let chess = self.chess.clone().swap_turn().ok()?;
+        // Passing changes the side to move and forfeits any en-passant capture.
+        let key = self.key ^ Zobrist64::zobrist_for_white_turn().0 ^ en_passant_key(&self.chess);
+        Some(Position { chess, key })
     }
 
     /// Whether `m` (legal here) checks the opponent, without playing it: the search must
@@ -219,12 +221,6 @@ impl Position {
         attackers.any()
     }
 
-    /// The position with the other side to move, or `None` when the side to move is in check.
-    pub fn null_move(&self) -> Option<Position> {
-        let chess = self.chess.clone().swap_turn().ok()?;
-        Some(Position::from_chess(chess))
-    }
-
     /// A move in UCI notation, with castling written as this position's mode expects
     /// (`e1g1` in standard chess, king-takes-rook `e1h1` in Chess960).
     pub fn to_uci(&self, m: Move) -> UciMove {
@@ -264,6 +260,67 @@ fn full_key(chess: &Chess) -> u64 {
     chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
+/// The key's part for an en-passant capture, when one is legal (the key follows the FIDE
+/// repetition rule: a pawn that merely could have been captured changes nothing).
+#[inline]
+fn en_passant_key(chess: &Chess) -> u64 {
+    chess
+        .ep_square(EnPassantMode::Legal)
+        .map_or(0, |sq| Zobrist64::zobrist_for_en_passant_file(sq.file()).0)
+}
+
+/// What playing `m` in `before`, giving `after`, changes in the key: the side to move,
+/// the pieces the move lifts and sets down, castling rights lost, and en-passant captures
+/// gained or forfeited. Unlike shakmaty's own update, it covers every move, so no key is
+/// ever computed from scratch during a search.
+#[inline]
+fn key_change(before: &Chess, after: &Chess, m: Move) -> u64 {
+    let piece = |sq: Square, role: Role, color: Color| {
+        Zobrist64::zobrist_for_piece(sq, role.of(color)).0
+    };
+    let us = before.turn();
+    let mut change = Zobrist64::zobrist_for_white_turn().0;
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            change ^= piece(from, role, us) ^ piece(to, promotion.unwrap_or(role), us);
+            if let Some(victim) = capture {
+                change ^= piece(to, victim, !us);
+            }
+        }
+        Move::EnPassant { from, to } => {
+            let victim = Square::from_coords(to.file(), from.rank());
+            change ^= piece(from, Role::Pawn, us)
+                ^ piece(to, Role::Pawn, us)
+                ^ piece(victim, Role::Pawn, !us);
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            change ^= piece(king, Role::King, us)
+                ^ piece(side.king_to(us), Role::King, us)
+                ^ piece(rook, Role::Rook, us)
+                ^ piece(side.rook_to(us), Role::Rook, us);
+        }
+        Move::Put { role, to } => change ^= piece(to, role, us),
+    }
+    let (was, is) = (before.castles(), after.castles());
+    if was.castling_rights() != is.castling_rights() {
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if was.has(color, side) != is.has(color, side) {
+                    change ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+                }
+            }
+        }
+    }
+    change ^ en_passant_key(before) ^ en_passant_key(after)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,18 +330,16 @@ mod tests {
         assert_eq!(Position::startpos().key(), 0x463b_9618_1691_fc9c);
     }
 
-    /// Every move two plies deep from every perft position (standard and Chess960: all
-    /// the castling, en-passant and promotion corner cases), plus a few positions rich in
-    /// discovered and promotion checks.
-    #[test]
-    fn gives_check_agrees_with_playing_the_move() {
-        fn walk(pos: &Position, depth: u32, checks: &mut usize) {
+    /// Calls `check` on every move two plies deep from every perft position (standard and
+    /// Chess960: all the castling, en-passant and promotion corner cases) and a few
+    /// positions rich in discovered and promotion checks; the number of positions walked.
+    fn walk_corner_cases(mut check: impl FnMut(&Position, Move, &Position)) -> usize {
+        fn walk(pos: &Position, depth: u32, check: &mut impl FnMut(&Position, Move, &Position)) {
             for m in pos.legal_moves() {
                 let child = pos.play(m);
-                *checks += usize::from(child.is_check());
-                assert_eq!(pos.gives_check(m), child.is_check(), "{}: {m}", pos.fen());
+                check(pos, m, &child);
                 if depth > 1 {
-                    walk(&child, depth - 1, checks);
+                    walk(&child, depth - 1, check);
                 }
             }
         }
@@ -299,6 +354,7 @@ mod tests {
             "2k5/8/8/8/8/8/8/R3K3 w Q - 0 1",
             "3k4/1P6/8/8/8/8/8/4K1B1 w - - 0 1",
             "4k3/8/8/2B5/8/8/3N4/4K3 w - - 0 1",
+            "4k3/8/8/8/3p4/8/4P3/3RK3 w - - 0 1",
         ];
         let fens = suites
             .iter()
@@ -306,14 +362,35 @@ mod tests {
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
             .map(|l| l.split(';').next().unwrap_or(l))
             .chain(extra);
-        let mut checks = 0;
         let mut positions = 0;
         for fen in fens {
-            let pos = Position::from_fen_auto(fen).unwrap();
-            walk(&pos, 2, &mut checks);
+            walk(&Position::from_fen_auto(fen).unwrap(), 2, &mut check);
             positions += 1;
         }
+        positions
+    }
+
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        let mut checks = 0;
+        let positions = walk_corner_cases(|pos, m, child| {
+            checks += usize::from(child.is_check());
+            assert_eq!(pos.gives_check(m), child.is_check(), "{}: {m}", pos.fen());
+        });
         assert!(positions > 100 && checks > 1000, "{positions} positions, {checks} checks");
+    }
+
+    #[test]
+    fn incremental_keys_match_keys_from_scratch() {
+        let mut passes = 0;
+        walk_corner_cases(|pos, m, child| {
+            assert_eq!(child.key(), full_key(child.chess()), "{}: {m}", pos.fen());
+            if let Some(null) = child.null_move() {
+                assert_eq!(null.key(), full_key(null.chess()), "{}: null", child.fen());
+                passes += 1;
+            }
+        });
+        assert!(passes > 10_000, "{passes} null moves");
     }
 
     #[test]
