@@ -158,6 +158,51 @@ impl Position {
         Some(Position { chess, key })
     }
 
+    /// What it takes to check the opponent from here, worked out once per node so that
+    /// each move's [`CheckSquares::gives_check`] is a lookup.
+    pub fn check_squares(&self) -> CheckSquares {
+        let board = self.chess.board();
+        let us = self.turn();
+        let Some(king) = board.king_of(!us) else {
+            return CheckSquares {
+                king: None,
+                by_role: [Bitboard::EMPTY; 6],
+                discoverers: Bitboard::EMPTY,
+            };
+        };
+        let occupied = board.occupied();
+        let ours = board.by_color(us);
+        let diagonal = attacks::bishop_attacks(king, occupied);
+        let straight = attacks::rook_attacks(king, occupied);
+        // Our sliders lined up with the king behind exactly one piece of ours: moving that
+        // piece off the line checks.
+        let snipers = ((attacks::bishop_attacks(king, Bitboard::EMPTY)
+            & board.bishops_and_queens())
+            | (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()))
+            & ours;
+        let mut discoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & occupied;
+            if let Some(sq) = blockers.single_square()
+                && ours.contains(sq)
+            {
+                discoverers |= blockers;
+            }
+        }
+        CheckSquares {
+            king: Some(king),
+            by_role: [
+                attacks::pawn_attacks(!us, king),
+                attacks::knight_attacks(king),
+                diagonal,
+                straight,
+                diagonal | straight,
+                Bitboard::EMPTY,
+            ],
+            discoverers,
+        }
+    }
+
     /// Whether `m` (legal here) checks the opponent, without playing it: the search must
     /// know before it decides to prune a move, and most pruned moves need not be played.
     /// The pieces of the side to move are set where the move leaves them and the king is
@@ -258,6 +303,40 @@ impl Position {
 
 fn full_key(chess: &Chess) -> u64 {
     chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// The squares from which each kind of piece of the side to move would check the
+/// opponent's king, and the pieces whose moving off a line uncovers a check.
+#[derive(Debug, Clone, Copy)]
+pub struct CheckSquares {
+    king: Option<Square>,
+    by_role: [Bitboard; 6],
+    discoverers: Bitboard,
+}
+
+impl CheckSquares {
+    /// Whether `m`, legal in `pos` (the position these squares are for), checks. Plain
+    /// moves are two lookups; promotions, en passant and castling, which change more
+    /// than one square's worth of lines, take [`Position::gives_check`]'s full look.
+    #[inline]
+    pub fn gives_check(&self, pos: &Position, m: Move) -> bool {
+        let Some(king) = self.king else {
+            return false;
+        };
+        match m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                promotion: None,
+                ..
+            } => {
+                self.by_role[role as usize - 1].contains(to)
+                    || (self.discoverers.contains(from) && !attacks::aligned(from, to, king))
+            }
+            _ => pos.gives_check(m),
+        }
+    }
 }
 
 /// The key's part for an en-passant capture, when one is legal (the key follows the FIDE
@@ -376,6 +455,8 @@ mod tests {
         let positions = walk_corner_cases(|pos, m, child| {
             checks += usize::from(child.is_check());
             assert_eq!(pos.gives_check(m), child.is_check(), "{}: {m}", pos.fen());
+            let squares = pos.check_squares();
+            assert_eq!(squares.gives_check(pos, m), child.is_check(), "{}: {m}", pos.fen());
         });
         assert!(positions > 100 && checks > 1000, "{positions} positions, {checks} checks");
     }

@@ -466,6 +466,7 @@ impl<'a> Worker<'a> {
             tt_move,
         } = *node;
         let root = ply == 0;
+        let check_squares = pos.check_squares();
         let mut picker = MovePicker::new(moves, tt_move, ply);
         let mut quiets_tried: shakmaty::MoveList = shakmaty::MoveList::new();
         let mut best = -INFINITY;
@@ -478,7 +479,7 @@ impl<'a> Worker<'a> {
             if root && self.is_main() {
                 self.show_current_move(depth, m, index);
             }
-            let gives_check = pos.gives_check(m);
+            let gives_check = check_squares.gives_check(pos, m);
             // Step 5. Shallow pruning, once a move has saved the node from being mated:
             // late quiet moves (move-count and futility pruning) and losing captures.
             if !root && best > -MATE_BOUND && !gives_check {
