@@ -7,8 +7,8 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue as _};
 use shakmaty::{
-    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Position as _,
-    Role, Square, attacks,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList,
+    Position as _, Role, Square, attacks,
 };
 use thiserror::Error;
 
@@ -354,9 +354,8 @@ fn en_passant_key(chess: &Chess) -> u64 {
 /// ever computed from scratch during a search.
 #[inline]
 fn key_change(before: &Chess, after: &Chess, m: Move) -> u64 {
-    let piece = |sq: Square, role: Role, color: Color| {
-        Zobrist64::zobrist_for_piece(sq, role.of(color)).0
-    };
+    let piece =
+        |sq: Square, role: Role, color: Color| Zobrist64::zobrist_for_piece(sq, role.of(color)).0;
     let us = before.turn();
     let mut change = Zobrist64::zobrist_for_white_turn().0;
     match m {
@@ -456,9 +455,17 @@ mod tests {
             checks += usize::from(child.is_check());
             assert_eq!(pos.gives_check(m), child.is_check(), "{}: {m}", pos.fen());
             let squares = pos.check_squares();
-            assert_eq!(squares.gives_check(pos, m), child.is_check(), "{}: {m}", pos.fen());
+            assert_eq!(
+                squares.gives_check(pos, m),
+                child.is_check(),
+                "{}: {m}",
+                pos.fen()
+            );
         });
-        assert!(positions > 100 && checks > 1000, "{positions} positions, {checks} checks");
+        assert!(
+            positions > 100 && checks > 1000,
+            "{positions} positions, {checks} checks"
+        );
     }
 
     #[test]

@@ -78,6 +78,7 @@ impl Worker<'_> {
                 }
             }
             let child = pos.play(m);
+            self.tt.prefetch(child.key());
             let v = -self.quiesce(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
