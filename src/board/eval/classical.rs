@@ -6,7 +6,9 @@
 //! weights as it goes, the tuner's records the counts. So the evaluation the tuner fits is
 //! the one the engine plays with, term for term.
 
-use shakmaty::{Bitboard, Board, Chess, Color, Piece, Position as _, Role, Square, attacks};
+use shakmaty::{
+    Bitboard, Board, ByColor, Chess, Color, Piece, Position as _, Role, Square, attacks,
+};
 
 use super::features as f;
 use super::features::BLOCKS;
@@ -50,9 +52,9 @@ impl Sink for Sum {
 
 impl Evaluator for Classical {
     fn evaluate(&self, pos: &Chess) -> i32 {
-        let mut sum = Sum::default();
-        walk(pos, &mut sum);
         let board = pos.board();
+        let (mut sum, passed) = pawn_cache::lookup(board, |sum| pawns_and_kings(board, sum));
+        rest(pos, passed, &mut sum);
         let white = taper(sum.mg, sum.eg, phase(board), scale(board, sum.eg >= 0));
         if pos.turn() == Color::White {
             white
@@ -214,25 +216,42 @@ struct Attacks {
 
 /// Walks the position, handing every feature's count to `sink`.
 pub fn walk<S: Sink>(pos: &Chess, sink: &mut S) {
-    let board = pos.board();
-    let pawn_attacks = [Color::White, Color::Black]
-        .map(|c| pawn_attack_span(c, (board.pawns() & board.by_color(c)).0));
-    let attacks = [Color::White, Color::Black].map(|c| {
-        let them = (!c) as usize;
-        pieces(board, c, pawn_attacks[c as usize], pawn_attacks[them], sink)
-    });
-    for c in [Color::White, Color::Black] {
-        let sign = sign(c);
-        pawns(board, c, pawn_attacks[(!c) as usize], sink);
+    let passed = pawns_and_kings(pos.board(), sink);
+    rest(pos, passed, sink);
+}
+
+/// The terms that depend on nothing but the pawns and the kings' squares — most of the
+/// pawn structure and the king's shelter — which the engine caches per pawn structure.
+/// Returns each side's passed pawns, for the terms that depend on more.
+fn pawns_and_kings<S: Sink>(board: &Board, sink: &mut S) -> ByColor<u64> {
+    let pawn_attacks = pawn_attacks(board);
+    ByColor::new_with(|c| {
         king_shelter(board, c, sink);
-        threats(
-            board,
-            c,
-            &attacks[c as usize],
-            &attacks[(!c) as usize],
-            sign,
-            sink,
-        );
+        pawns(board, c, *pawn_attacks.get(!c), sink)
+    })
+}
+
+/// The squares each side's pawns attack.
+#[inline]
+fn pawn_attacks(board: &Board) -> ByColor<u64> {
+    ByColor::new_with(|c| pawn_attack_span(c, (board.pawns() & board.by_color(c)).0))
+}
+
+/// Everything else: the pieces, threats, passed pawns' free paths and the tempo.
+fn rest<S: Sink>(pos: &Chess, passed: ByColor<u64>, sink: &mut S) {
+    let board = pos.board();
+    let pawn_attacks = pawn_attacks(board);
+    let attacks =
+        ByColor::new_with(|c| pieces(board, c, *pawn_attacks.get(c), *pawn_attacks.get(!c), sink));
+    let occupied = board.occupied().0;
+    for c in Color::ALL {
+        let sign = sign(c);
+        for sq in Bitboard(*passed.get(c)) {
+            if occupied & file_mask(sq.file() as u32) & ahead(c, sq.rank() as u32) == 0 {
+                sink.add(f::PASSED_FREE + relative_rank(c, sq) as usize, sign);
+            }
+        }
+        threats(board, c, attacks.get(c), attacks.get(!c), sign, sink);
     }
     sink.add(f::TEMPO, sign(pos.turn()));
 }
@@ -320,12 +339,12 @@ fn pieces<S: Sink>(
     att
 }
 
-/// Passed, isolated, doubled, backward and connected pawns.
-fn pawns<S: Sink>(board: &Board, c: Color, their_pawn_attacks: u64, sink: &mut S) {
+/// Passed, isolated, doubled, backward and connected pawns; returns the passed ones.
+fn pawns<S: Sink>(board: &Board, c: Color, their_pawn_attacks: u64, sink: &mut S) -> u64 {
     let s = sign(c);
     let own = (board.pawns() & board.by_color(c)).0;
     let theirs = (board.pawns() & board.by_color(!c)).0;
-    let occupied = board.occupied().0;
+    let mut passed = 0;
     for sq in Bitboard(own) {
         let file = sq.file() as u32;
         let rank = sq.rank() as u32;
@@ -353,9 +372,7 @@ fn pawns<S: Sink>(board: &Board, c: Color, their_pawn_attacks: u64, sink: &mut S
         }
         if theirs & (same | beside) & front == 0 {
             sink.add(f::PASSED + rel, s);
-            if occupied & same & front == 0 {
-                sink.add(f::PASSED_FREE + rel, s);
-            }
+            passed |= 1u64 << sq as u32;
             if let Some(stop) = stop {
                 let distance = |k: Option<Square>| k.map_or(0, |k| k.distance(stop) as i32);
                 sink.add(f::PASSED_OWN_KING + rel, s * distance(board.king_of(c)));
@@ -363,6 +380,7 @@ fn pawns<S: Sink>(board: &Board, c: Color, their_pawn_attacks: u64, sink: &mut S
             }
         }
     }
+    passed
 }
 
 /// The pawns in front of the king on its file and the two beside it: its own (shield),
@@ -433,6 +451,75 @@ fn threats<S: Sink>(
     let hanging = (pieces & theirs.all & !ours.all).count_ones() as i32;
     if hanging > 0 {
         sink.add(f::HANGING, s * hanging);
+    }
+}
+
+/// A per-thread cache of [`pawns_and_kings`]'s sums, keyed exactly by the pawns and the
+/// kings' squares: pawn structures change far less often than positions, so most
+/// evaluations find theirs here. A hit gives the very sums a walk would, so caching
+/// changes no evaluation.
+mod pawn_cache {
+    use std::cell::RefCell;
+
+    use shakmaty::{Board, ByColor, Color};
+
+    use super::Sum;
+
+    const SLOTS: usize = 1 << 13;
+
+    #[derive(Clone, Copy, Default)]
+    struct Slot {
+        white: u64,
+        black: u64,
+        kings: u16,
+        mg: i32,
+        eg: i32,
+        passed: ByColor<u64>,
+    }
+
+    thread_local! {
+        static SLOTS_OF_THREAD: RefCell<Vec<Slot>> = RefCell::new(vec![Slot::default(); SLOTS]);
+    }
+
+    /// The cached sums and passed pawns of `board`'s pawn structure, computed by `walk` on
+    /// a miss.
+    #[inline]
+    pub(super) fn lookup(
+        board: &Board,
+        walk: impl FnOnce(&mut Sum) -> ByColor<u64>,
+    ) -> (Sum, ByColor<u64>) {
+        let white = (board.pawns() & board.white()).0;
+        let black = (board.pawns() & board.black()).0;
+        let square = |c: Color| board.king_of(c).map_or(64, |k| k as u16);
+        let kings = square(Color::White) | square(Color::Black) << 7;
+        let hash = white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            ^ u64::from(kings).wrapping_mul(0x1656_67B1_9E37_79F9);
+        let index = (hash >> 51) as usize % SLOTS;
+        SLOTS_OF_THREAD.with_borrow_mut(|slots| {
+            let slot = &mut slots[index];
+            // An empty slot (all zero) never matches: a position without pawns has kings.
+            if slot.white == white && slot.black == black && slot.kings == kings && kings != 0 {
+                return (
+                    Sum {
+                        mg: slot.mg,
+                        eg: slot.eg,
+                    },
+                    slot.passed,
+                );
+            }
+            let mut sum = Sum::default();
+            let passed = walk(&mut sum);
+            *slot = Slot {
+                white,
+                black,
+                kings,
+                mg: sum.mg,
+                eg: sum.eg,
+                passed,
+            };
+            (sum, passed)
+        })
     }
 }
 
@@ -511,6 +598,49 @@ mod tests {
             assert_eq!(b.white, white);
             assert_eq!(b.terms.len(), BLOCKS.len());
         }
+    }
+
+    /// The counts `walk` hands out, white's minus black's.
+    fn counts(fen: &str) -> Vec<i32> {
+        struct Counts(Vec<i32>);
+        impl Sink for Counts {
+            fn add(&mut self, feature: usize, n: i32) {
+                self.0[feature] += n;
+            }
+        }
+        let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        let mut c = Counts(vec![0; f::COUNT]);
+        walk(pos.chess(), &mut c);
+        c.0
+    }
+
+    /// Each side's terms look at the right side's pieces: a walk once took every
+    /// per-colour table in the wrong order (shakmaty numbers Black 0 and White 1), so
+    /// mobility avoided a side's own pawn attacks and threats were its own attacks.
+    #[test]
+    fn threats_and_mobility_see_the_enemy_pawns() {
+        // A white knight on e4 attacked by the pawn on d5, which also guards c6 and e6
+        // but none of the knight's eight squares; the pawn on e7 takes d6 and f6 away.
+        let c = counts("4k3/4p3/8/3p4/4N3/8/8/4K3 w - - 0 1");
+        let knight = Role::Knight as usize - 1;
+        assert_eq!(c[f::THREAT_BY_PAWN + knight], 1);
+        assert_eq!(c[f::HANGING], 1);
+        assert_eq!(c[f::MOBILITY_KNIGHT + 6], 1);
+        // The same knight defended by a pawn of its own is attacked but not hanging,
+        // and the defender's attacks do not limit its mobility.
+        let c = counts("4k3/4p3/8/3p4/4N3/5P2/8/4K3 w - - 0 1");
+        assert_eq!(c[f::THREAT_BY_PAWN + knight], 1);
+        assert_eq!(c[f::HANGING], 0);
+        assert_eq!(c[f::MOBILITY_KNIGHT + 6], 1);
+    }
+
+    /// A pawn whose stop square an enemy pawn guards, with no pawn of its own beside it
+    /// or behind on the next files, is backward: d3 here (e4 is ahead, c5 guards d4).
+    /// The guard that counts is the enemy's, not its own side's.
+    #[test]
+    fn a_backward_pawn_is_held_by_an_enemy_pawn() {
+        assert_eq!(counts("4k3/8/8/2p5/4P3/3P4/8/4K3 w - - 0 1")[f::BACKWARD], 1);
+        assert_eq!(counts("4k3/8/8/8/2P1P3/3P4/8/4K3 w - - 0 1")[f::BACKWARD], 0);
     }
 
     #[test]
