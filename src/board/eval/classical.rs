@@ -639,8 +639,14 @@ mod tests {
     /// The guard that counts is the enemy's, not its own side's.
     #[test]
     fn a_backward_pawn_is_held_by_an_enemy_pawn() {
-        assert_eq!(counts("4k3/8/8/2p5/4P3/3P4/8/4K3 w - - 0 1")[f::BACKWARD], 1);
-        assert_eq!(counts("4k3/8/8/8/2P1P3/3P4/8/4K3 w - - 0 1")[f::BACKWARD], 0);
+        assert_eq!(
+            counts("4k3/8/8/2p5/4P3/3P4/8/4K3 w - - 0 1")[f::BACKWARD],
+            1
+        );
+        assert_eq!(
+            counts("4k3/8/8/8/2P1P3/3P4/8/4K3 w - - 0 1")[f::BACKWARD],
+            0
+        );
     }
 
     #[test]
