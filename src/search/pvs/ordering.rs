@@ -1,6 +1,11 @@
 //! Move ordering: the order alpha-beta tries moves in decides how much it prunes.
 //! The table move first, then winning and equal captures by MVV-LVA, queen promotions,
 //! the killer moves of the ply, quiet moves by history, and losing captures last.
+//!
+//! A quiet move's history has three parts: the butterfly table (side, from, to), and two
+//! continuation tables indexed by the piece and destination of the move one ply back
+//! (the counter-move history) and two plies back (the follow-up history). A move that
+//! answers a particular move well is remembered for that move, not for the whole search.
 
 use shakmaty::{Move, MoveList};
 
@@ -14,11 +19,42 @@ const GOOD_TACTICAL: i32 = 2_000_000;
 const KILLER: [i32; 2] = [1_500_000, 1_400_000];
 const BAD_CAPTURE: i32 = -2_000_000;
 
-/// Per-thread ordering memory: two killer moves per ply and a history table indexed by
-/// side, from square and to square.
+/// A move's piece (colour and role) and destination, `0..PIECE_TO`: the index of the
+/// continuation tables.
+pub type PieceTo = usize;
+const PIECE_TO: usize = 12 * 64;
+/// No move (the root, or a null move): a row of the tables that is never rewarded.
+pub const NO_PIECE_TO: PieceTo = PIECE_TO;
+
+/// The index of `m` played from `pos`.
+#[inline]
+pub fn piece_to(pos: &Position, m: Move) -> PieceTo {
+    let piece = pos.turn() as usize * 6 + (m.role() as usize - 1);
+    piece * 64 + m.to() as usize
+}
+
+/// The moves before a node that its quiet moves' history is read against: one ply back,
+/// then two.
+#[derive(Clone, Copy)]
+pub struct Context {
+    pub before: [PieceTo; 2],
+}
+
+impl Context {
+    pub const NONE: Context = Context {
+        before: [NO_PIECE_TO; 2],
+    };
+}
+
+/// A continuation table: per previous move (`NO_PIECE_TO` included), per move.
+type Continuation = [[i32; PIECE_TO]; PIECE_TO + 1];
+
+/// Per-thread ordering memory: two killer moves per ply, a history table indexed by side,
+/// from square and to square, and the two continuation tables.
 pub struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     history: Box<[[[i32; 64]; 64]; 2]>,
+    continuation: [Box<Continuation>; 2],
 }
 
 impl Default for Heuristics {
@@ -26,7 +62,17 @@ impl Default for Heuristics {
         Heuristics {
             killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
+            continuation: [zeroed_continuation(), zeroed_continuation()],
         }
+    }
+}
+
+/// Built on the heap: a table is 2.4 MB, more than a thread's stack should hold.
+fn zeroed_continuation() -> Box<Continuation> {
+    let rows = vec![[0i32; PIECE_TO]; PIECE_TO + 1].into_boxed_slice();
+    match rows.try_into() {
+        Ok(table) => table,
+        Err(_) => unreachable!("the row count is the table's"),
     }
 }
 
@@ -40,6 +86,11 @@ impl Heuristics {
     pub fn age(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
         for row in self.history.iter_mut().flatten() {
+            for h in row.iter_mut() {
+                *h /= HISTORY_AGE_DIVISOR;
+            }
+        }
+        for row in self.continuation.iter_mut().flat_map(|t| t.iter_mut()) {
             for h in row.iter_mut() {
                 *h /= HISTORY_AGE_DIVISOR;
             }
@@ -58,6 +109,15 @@ impl Heuristics {
         self.history[pos.turn() as usize][from][m.to() as usize]
     }
 
+    /// The butterfly history plus both continuation histories of a quiet move.
+    #[inline]
+    pub fn quiet_score(&self, pos: &Position, m: Move, ctx: &Context) -> i32 {
+        let to = piece_to(pos, m);
+        self.history(pos, m)
+            + self.continuation[0][ctx.before[0]][to]
+            + self.continuation[1][ctx.before[1]][to]
+    }
+
     #[inline]
     pub fn is_killer(&self, ply: usize, m: Move) -> bool {
         self.killers[ply].contains(&Some(m))
@@ -65,15 +125,33 @@ impl Heuristics {
 
     /// A quiet move caused a cutoff: it becomes a killer and gains history; the quiet
     /// moves tried before it lose history.
-    pub fn reward(&mut self, pos: &Position, ply: usize, depth: i32, best: Move, tried: &[Move]) {
+    pub fn reward(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        depth: i32,
+        ctx: &Context,
+        best: Move,
+        tried: &[Move],
+    ) {
         if self.killers[ply][0] != Some(best) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(best);
         }
         let bonus = (depth * depth).min(HISTORY_BONUS_CAP) * HISTORY_BONUS_SCALE;
-        apply(self.history_slot(pos, best), bonus);
+        self.update(pos, ctx, best, bonus);
         for &m in tried {
-            apply(self.history_slot(pos, m), -bonus);
+            self.update(pos, ctx, m, -bonus);
+        }
+    }
+
+    fn update(&mut self, pos: &Position, ctx: &Context, m: Move, bonus: i32) {
+        apply(self.history_slot(pos, m), bonus);
+        let to = piece_to(pos, m);
+        for (table, &before) in self.continuation.iter_mut().zip(&ctx.before) {
+            if before != NO_PIECE_TO {
+                apply(&mut table[before][to], bonus);
+            }
         }
     }
 }
@@ -95,25 +173,27 @@ pub struct MovePicker {
     next: usize,
     tt_move: PackedMove,
     ply: usize,
+    ctx: Context,
     scored: bool,
 }
 
 impl MovePicker {
-    /// Moves of a main-search node.
-    pub fn new(moves: MoveList, tt_move: PackedMove, ply: usize) -> Self {
+    /// Moves of a main-search node reached by the moves in `ctx`.
+    pub fn new(moves: MoveList, tt_move: PackedMove, ply: usize, ctx: Context) -> Self {
         MovePicker {
             moves,
             scores: [0; 256],
             next: 0,
             tt_move,
             ply,
+            ctx,
             scored: false,
         }
     }
 
     /// Moves of a quiescence node, all tactical: ordered by MVV-LVA alone.
     pub fn tactical(moves: MoveList) -> Self {
-        let mut picker = Self::new(moves, PackedMove::NONE, 0);
+        let mut picker = Self::new(moves, PackedMove::NONE, 0, Context::NONE);
         for (score, &m) in picker.scores.iter_mut().zip(picker.moves.iter()) {
             *score = mvv_lva(m);
         }
@@ -175,7 +255,7 @@ impl MovePicker {
             } else if heuristics.killers[ply][1] == Some(m) {
                 KILLER[1]
             } else {
-                heuristics.history(pos, m)
+                heuristics.quiet_score(pos, m, &self.ctx)
             };
         }
         self.scored = true;

@@ -5,7 +5,7 @@
 use shakmaty::Move;
 use shakmaty::uci::UciMove;
 
-use super::ordering::{Heuristics, MovePicker};
+use super::ordering::{Context, Heuristics, MovePicker, NO_PIECE_TO, PieceTo, piece_to};
 use super::params::*;
 use super::tt::{Entry, PackedMove, TranspositionTable};
 use crate::board::exchange::{is_tactical, see};
@@ -61,6 +61,8 @@ pub(super) struct Worker<'a> {
     since_null: [u32; MAX_PLY + 2],
     /// Static evaluation per ply (for "is the position improving?").
     evals: [Value; MAX_PLY + 2],
+    /// Per ply: the move being searched from it, as the continuation histories index it.
+    moved: [PieceTo; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     lmr: Box<[[i32; 64]; 64]>,
@@ -126,6 +128,7 @@ impl<'a> Worker<'a> {
             keys,
             since_null: [u32::MAX; MAX_PLY + 2],
             evals: [-INFINITY; MAX_PLY + 2],
+            moved: [NO_PIECE_TO; MAX_PLY + 2],
             pv: Box::new([[filler; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             lmr,
@@ -288,6 +291,14 @@ impl<'a> Worker<'a> {
         reversible >= 4 && is_search_repetition(&self.keys, reversible, self.root_len - 1)
     }
 
+    /// The moves that led to the node at `ply`, as far back as the search goes.
+    fn context(&self, ply: usize) -> Context {
+        let back = |n: usize| ply.checked_sub(n).map_or(NO_PIECE_TO, |p| self.moved[p]);
+        Context {
+            before: [back(1), back(2)],
+        }
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         self.pv[ply][ply] = m;
         let child_len = self.pv_len[ply + 1].max(ply + 1);
@@ -433,6 +444,7 @@ impl<'a> Worker<'a> {
                 + depth / NMP_DEPTH_DIVISOR
                 + ((static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_CAP);
             self.push_key(child.key(), ply, true);
+            self.moved[ply] = NO_PIECE_TO;
             let v = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
             self.pop_key();
             if self.stopped {
@@ -467,7 +479,8 @@ impl<'a> Worker<'a> {
         } = *node;
         let root = ply == 0;
         let check_squares = pos.check_squares();
-        let mut picker = MovePicker::new(moves, tt_move, ply);
+        let ctx = self.context(ply);
+        let mut picker = MovePicker::new(moves, tt_move, ply, ctx);
         let mut quiets_tried: shakmaty::MoveList = shakmaty::MoveList::new();
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -505,6 +518,7 @@ impl<'a> Worker<'a> {
             self.tt.prefetch(child.key());
             let new_depth = depth - 1 + i32::from(gives_check);
             self.push_key(child.key(), ply, false);
+            self.moved[ply] = piece_to(pos, m);
             let v = if index == 0 {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
@@ -514,7 +528,7 @@ impl<'a> Worker<'a> {
                 if depth >= LMR_DEPTH && index >= LMR_INDEX && quiet && !in_check && !gives_check {
                     r = self.lmr[depth.min(63) as usize][index.min(63)];
                     r -= i32::from(pv_node) + i32::from(self.heuristics.is_killer(ply, m));
-                    r -= self.heuristics.history(pos, m) / LMR_HISTORY;
+                    r -= self.heuristics.quiet_score(pos, m, &ctx) / LMR_HISTORY;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut v = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
@@ -538,7 +552,8 @@ impl<'a> Worker<'a> {
                     self.update_pv(ply, m);
                     if v >= beta {
                         if quiet {
-                            self.heuristics.reward(pos, ply, depth, m, &quiets_tried);
+                            self.heuristics
+                                .reward(pos, ply, depth, &ctx, m, &quiets_tried);
                         }
                         break;
                     }
