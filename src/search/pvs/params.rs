@@ -7,7 +7,7 @@ pub const ASPIRATION_DELTA: i32 = 30;
 /// After a fail, the window grows by half its width plus this.
 pub const ASPIRATION_GROWTH: i32 = 10;
 
-/// Reverse futility: at most this depth, a margin per ply.
+/// Reverse futility: at most this depth, a margin per ply (one ply fewer when improving).
 pub const RFP_DEPTH: i32 = 6;
 pub const RFP_MARGIN: i32 = 90;
 

@@ -369,7 +369,7 @@ impl<'a> Worker<'a> {
             && ply > 1
             && !in_check
             && !is_mate(beta)
-            && let Some(v) = self.prune_statically(pos, depth, beta, ply, static_eval)
+            && let Some(v) = self.prune_statically(pos, depth, beta, ply, static_eval, improving)
         {
             return v;
         }
@@ -427,9 +427,12 @@ impl<'a> Worker<'a> {
         beta: Value,
         ply: usize,
         static_eval: Value,
+        improving: bool,
     ) -> Option<Value> {
-        // Reverse futility: far enough above beta that a few plies won't bring it back.
-        if depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
+        // Reverse futility: far enough above beta that a few plies won't bring it back;
+        // a position getting better needs a ply's margin less.
+        let margin = RFP_MARGIN * (depth - i32::from(improving));
+        if depth <= RFP_DEPTH && static_eval - margin >= beta {
             return Some(static_eval);
         }
         // Null move: if passing still fails high, a real move will too — unless zugzwang,
