@@ -97,23 +97,12 @@ impl Heuristics {
         }
     }
 
-    #[inline]
-    fn history_slot(&mut self, pos: &Position, m: Move) -> &mut i32 {
-        let from = m.from().map_or(0, |s| s as usize);
-        &mut self.history[pos.turn() as usize][from][m.to() as usize]
-    }
-
-    #[inline]
-    pub fn history(&self, pos: &Position, m: Move) -> i32 {
-        let from = m.from().map_or(0, |s| s as usize);
-        self.history[pos.turn() as usize][from][m.to() as usize]
-    }
-
     /// The butterfly history plus both continuation histories of a quiet move.
     #[inline]
     pub fn quiet_score(&self, pos: &Position, m: Move, ctx: &Context) -> i32 {
+        let (side, from, to_square) = butterfly(pos, m);
         let to = piece_to(pos, m);
-        self.history(pos, m)
+        self.history[side][from][to_square]
             + self.continuation[0][ctx.before[0]][to]
             + self.continuation[1][ctx.before[1]][to]
     }
@@ -146,7 +135,8 @@ impl Heuristics {
     }
 
     fn update(&mut self, pos: &Position, ctx: &Context, m: Move, bonus: i32) {
-        apply(self.history_slot(pos, m), bonus);
+        let (side, from, to_square) = butterfly(pos, m);
+        apply(&mut self.history[side][from][to_square], bonus);
         let to = piece_to(pos, m);
         for (table, &before) in self.continuation.iter_mut().zip(&ctx.before) {
             if before != NO_PIECE_TO {
@@ -154,6 +144,13 @@ impl Heuristics {
             }
         }
     }
+}
+
+/// The butterfly history's index of `m`: side to move, from square, to square.
+#[inline]
+fn butterfly(pos: &Position, m: Move) -> (usize, usize, usize) {
+    let from = m.from().map_or(0, |s| s as usize);
+    (pos.turn() as usize, from, m.to() as usize)
 }
 
 /// History "gravity": updates shrink as the score nears its bound, so scores stay bounded
