@@ -11,6 +11,12 @@ pub const ASPIRATION_GROWTH: i32 = 10;
 pub const RFP_DEPTH: i32 = 6;
 pub const RFP_MARGIN: i32 = 90;
 
+/// Razoring: at most this depth, a node whose static evaluation plus `BASE + PER_PLY2 *
+/// depth²` cannot reach alpha is settled by quiescence when quiescence agrees.
+pub const RAZOR_DEPTH: i32 = 3;
+pub const RAZOR_BASE: i32 = 300;
+pub const RAZOR_PER_PLY2: i32 = 250;
+
 /// Null move: from this depth; reduction `BASE + depth / DEPTH_DIVISOR` plus one ply per
 /// `EVAL_DIVISOR` centipawns above beta, at most `EVAL_CAP` of those.
 pub const NMP_DEPTH: i32 = 3;

@@ -435,6 +435,20 @@ impl<'a> Worker<'a> {
         if depth <= RFP_DEPTH && static_eval - margin >= beta {
             return Some(static_eval);
         }
+        // Razoring: so far below alpha that only a capture could help; if quiescence
+        // agrees, the node fails low without trying its quiet moves.
+        let alpha = beta - 1;
+        if depth <= RAZOR_DEPTH
+            && static_eval + RAZOR_BASE + RAZOR_PER_PLY2 * depth * depth <= alpha
+        {
+            let v = self.quiesce(pos, alpha, beta, ply);
+            if self.stopped {
+                return Some(0);
+            }
+            if v <= alpha {
+                return Some(v);
+            }
+        }
         // Null move: if passing still fails high, a real move will too — unless zugzwang,
         // which the pawn-ending guard and the depth limit make unlikely.
         if depth >= NMP_DEPTH
