@@ -1,7 +1,8 @@
 //! `pvs`, the default backend: iterative deepening over principal variation search (the
 //! null-window refinement of alpha-beta; see "Alpha–beta pruning") with aspiration
 //! windows, a transposition table, quiescence search, and the usual selectivity —
-//! null-move pruning, reverse futility pruning, late-move reductions, check extension.
+//! null-move pruning, reverse futility pruning, razoring, late-move reductions, check
+//! extension.
 //! Several threads search the same tree and share only the table (Lazy SMP); the main
 //! thread's result is played.
 //!
