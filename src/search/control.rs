@@ -154,6 +154,19 @@ impl SearchControl {
         !self.pondering() && self.budget.soft.is_some_and(|s| self.elapsed() >= s)
     }
 
+    /// The soft target, scaled to `percent` of itself (within the hard limit), is reached.
+    /// Only a target set by the clock scales: a `movetime` is the user's to spend.
+    pub fn scaled_soft_limit_reached(&self, percent: u32) -> bool {
+        let (Some(soft), Some(hard)) = (self.budget.soft, self.budget.hard) else {
+            return self.soft_limit_reached();
+        };
+        if soft >= hard {
+            return self.soft_limit_reached();
+        }
+        let target = (soft * percent / 100).min(hard);
+        !self.pondering() && self.elapsed() >= target
+    }
+
     /// Adds to the node count of all threads; returns true when the node budget is spent.
     #[inline]
     pub fn add_nodes(&self, n: u64) -> bool {
@@ -294,6 +307,25 @@ mod tests {
         };
         let b = TimeBudget::new(&limits, Color::White, ms(0));
         assert!(b.hard.unwrap() <= ms(400));
+    }
+
+    #[test]
+    fn only_a_clock_target_scales() {
+        let movetime = Limits {
+            movetime: Some(ms(5000)),
+            ..Limits::default()
+        };
+        let clock = Limits {
+            wtime: Some(ms(60_000)),
+            ..Limits::default()
+        };
+        let fixed = SearchControl::new(&movetime, Color::White, ms(0));
+        let flexible = SearchControl::new(&clock, Color::White, ms(0));
+        std::thread::sleep(ms(30));
+        // 1% of a 2-second target has passed; a movetime is spent in full all the same.
+        assert!(!fixed.scaled_soft_limit_reached(1));
+        assert!(flexible.scaled_soft_limit_reached(1));
+        assert!(!flexible.scaled_soft_limit_reached(100));
     }
 
     #[test]

@@ -7,6 +7,13 @@ pub const ASPIRATION_DELTA: i32 = 30;
 /// After a fail, the window grows by half its width plus this.
 pub const ASPIRATION_GROWTH: i32 = 10;
 
+/// Time on the clock: the share of the soft target to spend (percent) by how many
+/// iterations in a row kept the best move, and the extra share when the value fell by at
+/// least `TIME_FALL` since the last iteration.
+pub const TIME_STABILITY: [u32; 5] = [140, 110, 90, 80, 70];
+pub const TIME_FALL: i32 = 30;
+pub const TIME_FALL_EXTRA: u32 = 30;
+
 /// Reverse futility: at most this depth, a margin per ply (one ply fewer when improving).
 pub const RFP_DEPTH: i32 = 6;
 pub const RFP_MARGIN: i32 = 90;
