@@ -151,19 +151,20 @@ impl SearchControl {
 
     /// The soft target is reached: no new iteration should start.
     pub fn soft_limit_reached(&self) -> bool {
-        !self.pondering() && self.budget.soft.is_some_and(|s| self.elapsed() >= s)
+        self.scaled_soft_limit_reached(100)
     }
 
     /// The soft target, scaled to `percent` of itself (within the hard limit), is reached.
-    /// Only a target set by the clock scales: a `movetime` is the user's to spend.
+    /// Only a target set by the clock, below its hard limit, scales: a `movetime` is the
+    /// user's to spend.
     pub fn scaled_soft_limit_reached(&self, percent: u32) -> bool {
-        let (Some(soft), Some(hard)) = (self.budget.soft, self.budget.hard) else {
-            return self.soft_limit_reached();
+        let Some(soft) = self.budget.soft else {
+            return false;
         };
-        if soft >= hard {
-            return self.soft_limit_reached();
-        }
-        let target = (soft * percent / 100).min(hard);
+        let target = match self.budget.hard {
+            Some(hard) if soft < hard => (soft * percent / 100).min(hard),
+            _ => soft,
+        };
         !self.pondering() && self.elapsed() >= target
     }
 

@@ -149,9 +149,7 @@ impl<'a> Worker<'a> {
             best: self.root_moves.first().copied(),
             ..SearchResult::default()
         };
-        // Iterations in a row that kept the best move, and the last iteration's value.
-        let mut stable = 0u32;
-        let mut last: Option<(Option<Move>, Value)> = None;
+        let mut stability = Stability::default();
         // Helpers start one ply deeper on odd ids so the threads spread over depths.
         let first = 1 + (self.id % 2) as i32;
         for depth in first..=self.depth_limit {
@@ -193,7 +191,7 @@ impl<'a> Worker<'a> {
             // With one legal move there is nothing to think about on the clock.
             let control = self.poller.control();
             let forced = self.root_moves.len() == 1 && control.budget().soft.is_some();
-            let percent = time_percent(&mut stable, &mut last, result.best, result.value);
+            let percent = stability.time_percent(result.best, result.value);
             if mate_found || forced || control.scaled_soft_limit_reached(percent) {
                 break;
             }
@@ -619,23 +617,28 @@ impl<'a> Worker<'a> {
     }
 }
 
-/// The share of the clock's soft target (percent) to spend, from how the search is going:
-/// a best move that has held for several iterations needs less time, one that just
-/// changed or a value that just fell needs more.
-fn time_percent(
-    stable: &mut u32,
-    last: &mut Option<(Option<Move>, Value)>,
-    best: Option<Move>,
-    value: Value,
-) -> u32 {
-    let (changed, fell) = match *last {
-        Some((b, v)) => (b != best, value + TIME_FALL <= v),
-        None => (false, false),
-    };
-    *stable = if changed { 0 } else { *stable + 1 };
-    *last = Some((best, value));
-    let by_stability = TIME_STABILITY[(*stable as usize).min(TIME_STABILITY.len() - 1)];
-    by_stability + if fell { TIME_FALL_EXTRA } else { 0 }
+/// How the iterations are going, for the time use: iterations in a row that kept the
+/// best move, and the last iteration's move and value.
+#[derive(Default)]
+struct Stability {
+    kept: u32,
+    last: Option<(Option<Move>, Value)>,
+}
+
+impl Stability {
+    /// Records an iteration; the share of the clock's soft target (percent) to spend. A
+    /// best move that has held for several iterations needs less time, one that just
+    /// changed or a value that just fell needs more.
+    fn time_percent(&mut self, best: Option<Move>, value: Value) -> u32 {
+        let (changed, fell) = match self.last {
+            Some((b, v)) => (b != best, value + TIME_FALL <= v),
+            None => (false, false),
+        };
+        self.kept = if changed { 0 } else { self.kept + 1 };
+        self.last = Some((best, value));
+        let by_stability = TIME_STABILITY[(self.kept as usize).min(TIME_STABILITY.len() - 1)];
+        by_stability + if fell { TIME_FALL_EXTRA } else { 0 }
+    }
 }
 
 /// What the move loop needs to know about its node.
