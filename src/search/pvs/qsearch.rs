@@ -2,6 +2,9 @@
 //! that the evaluator only ever sees quiet positions; delta and SEE pruning keep it small.
 //! It shares the transposition table with the main search: its results are stored at
 //! depth 0, and any stored bound that settles the window ends a quiescence node.
+//! Right after a null move its first ply also tries the quiet checks: the side that
+//! passed may be facing a mate that no capture shows (a rook's quiet check on the back
+//! rank after a sacrifice), and without them the pass would wrongly refute the sacrifice.
 
 use super::ordering::MovePicker;
 use super::params::DELTA_MARGIN;
@@ -13,13 +16,15 @@ use crate::value::{Bound, DRAW, INFINITY, MAX_PLY, Value, from_table, mated_in, 
 
 impl Worker<'_> {
     /// Quiescence search: only captures and promotions (all moves when in check), so that
-    /// the evaluator only ever sees quiet positions.
+    /// the evaluator only ever sees quiet positions; with `checks`, the quiet moves that
+    /// give check too, at this ply only.
     pub(super) fn quiesce(
         &mut self,
         pos: &Position,
         mut alpha: Value,
         beta: Value,
         ply: usize,
+        checks: bool,
     ) -> Value {
         if self.visit(ply) {
             return 0;
@@ -59,15 +64,22 @@ impl Worker<'_> {
             return if in_check { mated_in(ply) } else { best };
         }
         if !in_check {
-            moves.retain(|m| is_tactical(*m));
+            if checks {
+                let cs = pos.check_squares();
+                moves.retain(|m| is_tactical(*m) || cs.gives_check(pos, *m));
+            } else {
+                moves.retain(|m| is_tactical(*m));
+            }
         }
         let mut picker = MovePicker::tactical(moves);
         while let Some(m) = picker.next(pos, self.heuristics) {
             if !in_check {
-                // Delta pruning: even winning the piece for free would not reach alpha.
+                // Delta pruning: even winning the piece for free would not reach alpha —
+                // unless the capture checks, which may be worth more than the piece (a
+                // queen taking a pawn beside the king may mate).
                 let gain = m.capture().map_or(0, piece_value)
                     + m.promotion().map_or(0, |p| piece_value(p) - 100);
-                if stand_pat + gain + DELTA_MARGIN <= alpha {
+                if stand_pat + gain + DELTA_MARGIN <= alpha && !pos.gives_check(m) {
                     continue;
                 }
                 if m.promotion().is_some_and(|p| p != shakmaty::Role::Queen) {
@@ -79,7 +91,7 @@ impl Worker<'_> {
             }
             let child = pos.play(m);
             self.tt.prefetch(child.key());
-            let v = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            let v = -self.quiesce(&child, -beta, -alpha, ply + 1, false);
             if self.stopped {
                 return 0;
             }

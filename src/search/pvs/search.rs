@@ -47,6 +47,10 @@ pub(super) struct Worker<'a> {
     /// Root moves already taken by an earlier line of this iteration.
     excluded: Vec<Move>,
     lines: Vec<RootLine>,
+    /// The best root line the running iteration has proven so far (line 1 only): a root
+    /// move whose search completed above alpha. Played when the clock stops the
+    /// iteration, since it beat the moves searched before it, the last best among them.
+    unfinished: Option<RootLine>,
     /// Nodes this thread may search (a limited-strength search's budget).
     node_cap: u64,
     depth_limit: i32,
@@ -114,6 +118,7 @@ impl<'a> Worker<'a> {
             multipv: lines.clamp(1, root_moves.len().max(1)),
             excluded: Vec::new(),
             lines: Vec::new(),
+            unfinished: None,
             node_cap,
             root_moves,
             depth_limit: req
@@ -154,6 +159,7 @@ impl<'a> Worker<'a> {
         let first = 1 + (self.id % 2) as i32;
         for depth in first..=self.depth_limit {
             self.excluded.clear();
+            self.unfinished = None;
             let mut lines = Vec::with_capacity(self.multipv);
             for k in 0..self.multipv {
                 let guess = self.lines.get(k).map(|l| l.value);
@@ -168,6 +174,7 @@ impl<'a> Worker<'a> {
                 lines.push(RootLine { value, pv });
             }
             if self.stopped || lines.is_empty() {
+                self.play_unfinished(depth, &mut result);
                 break;
             }
             // A later line can come out above an earlier one (the window and the table
@@ -198,6 +205,25 @@ impl<'a> Worker<'a> {
         }
         self.poller.flush(self.nodes);
         result
+    }
+
+    /// A stopped iteration's line 1, where one root move was proven better than the
+    /// moves searched before it (the last iteration's best first among them): it becomes
+    /// the result, reported as a lower bound on the root's value.
+    fn play_unfinished(&mut self, depth: i32, result: &mut SearchResult) {
+        if self.multipv != 1 {
+            return;
+        }
+        let Some(line) = self.unfinished.take() else {
+            return;
+        };
+        result.best = line.pv.first().copied();
+        result.ponder = line.pv.get(1).copied();
+        result.value = line.value;
+        if self.is_main() {
+            let pv = self.root.uci_line(&line.pv);
+            self.report(depth, 0, line.value, Bound::Lower, pv);
+        }
     }
 
     /// Root line `k` at `depth`, in windows around `guess` (the line's value at the last
@@ -322,7 +348,7 @@ impl<'a> Worker<'a> {
     ) -> Value {
         self.pv_len[ply] = ply;
         if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply);
+            return self.quiesce(pos, alpha, beta, ply, self.since_null[ply] == 0);
         }
         if self.visit(ply) {
             return 0;
@@ -443,7 +469,7 @@ impl<'a> Worker<'a> {
         if depth <= RAZOR_DEPTH
             && static_eval + RAZOR_BASE + RAZOR_PER_PLY2 * depth * depth <= alpha
         {
-            let v = self.quiesce(pos, alpha, beta, ply);
+            let v = self.quiesce(pos, alpha, beta, ply, false);
             if self.stopped {
                 return Some(0);
             }
@@ -569,6 +595,12 @@ impl<'a> Worker<'a> {
                 if v > alpha {
                     best_move = Some(m);
                     self.update_pv(ply, m);
+                    if root && self.excluded.is_empty() {
+                        self.unfinished = Some(RootLine {
+                            value: v,
+                            pv: self.pv[0][..self.pv_len[0]].to_vec(),
+                        });
+                    }
                     if v >= beta {
                         if quiet {
                             self.heuristics
