@@ -119,6 +119,10 @@ pub struct CriticalArgs {
     /// The UCB1 exploration constant.
     #[arg(long, default_value_t = 0.4)]
     pub c: f32,
+    /// Threads searching one shared tree with virtual loss (`UCT_Parallel tree`);
+    /// iterations are counted over all of them.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
     #[arg(long, default_value = "critical.csv")]
     pub csv: String,
     #[arg(long, default_value = "critical.svg")]
@@ -260,10 +264,19 @@ fn run_critical(args: &CriticalArgs) -> Result<(), String> {
         max_iterations: args.max_iterations,
         tau: args.tau,
         c: args.c,
+        threads: usize::from(args.threads),
     };
     println!(
-        "height {}, tau {}, c {}, {} trees per point, at most {} iterations",
-        args.height, args.tau, args.c, args.seeds, args.max_iterations
+        "height {}, tau {}, c {}, {} trees per point, at most {} iterations, {}",
+        args.height,
+        args.tau,
+        args.c,
+        args.seeds,
+        args.max_iterations,
+        match args.threads {
+            1 => "1 thread".to_string(),
+            n => format!("{n} threads on one shared tree"),
+        }
     );
     println!("| algorithm | critical levels | median iterations | converged |");
     println!("| --- | --- | --- | --- |");

@@ -4,12 +4,15 @@
 //! function of the critical depths.
 
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::plot::{Series, exponential_fit, line_chart};
 use super::trees::ExperimentError;
 use crate::search::uct::arena::Arena;
+use crate::search::uct::parallel::{SLOT_BLOCK, SharedSearcher};
 use crate::search::uct::playout::{LeafEstimate, Scale};
 use crate::search::uct::search::{Backup, Config, Searcher};
+use crate::search::uct::shared::SharedArena;
 use crate::tree::Rng;
 use crate::tree::critical::CriticalTree;
 
@@ -36,6 +39,47 @@ pub fn convergence_point(
     (last_below < max_iterations).then_some(last_below + 1)
 }
 
+/// The τ-convergence point of `threads` threads iterating together on one shared tree
+/// (`UCT_Parallel tree`: virtual loss, each move added once). Iterations are counted over
+/// all threads; each thread reads the root value right after its iteration, and the point
+/// is the first count from which every such reading stayed at or above `tau`. With one
+/// thread it is [`convergence_point`] on the shared tree's code.
+pub fn convergence_point_shared(
+    tree: CriticalTree,
+    config: Config,
+    tau: f32,
+    max_iterations: u64,
+    seed: u64,
+    threads: usize,
+) -> Option<u64> {
+    let root = tree.root();
+    let nodes = max_iterations as usize + 2 + threads * SLOT_BLOCK;
+    let arena = SharedArena::with_memory(nodes * SharedArena::<u32>::node_size());
+    SharedSearcher::new(&arena, config, seed).prepare(&mut tree.clone(), &root, 0);
+    let (next, last_below) = (AtomicU64::new(0), AtomicU64::new(0));
+    std::thread::scope(|scope| {
+        for i in 0..threads as u64 {
+            let (arena, next, last_below, root) = (&arena, &next, &last_below, &root);
+            let mut tree = tree.clone();
+            scope.spawn(move || {
+                let mut s = SharedSearcher::new(arena, config, seed.wrapping_mul(64) + i);
+                loop {
+                    let t = next.fetch_add(1, Relaxed) + 1;
+                    if t > max_iterations {
+                        break;
+                    }
+                    s.iterate(&mut tree, root);
+                    if s.view().root_value() < tau {
+                        last_below.fetch_max(t, Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    let last_below = last_below.into_inner();
+    (last_below < max_iterations).then_some(last_below + 1)
+}
+
 /// A UCT configuration for the critical trees: no evaluator there, so a new node is valued
 /// by one random descent to a leaf, whatever the backup rule.
 pub fn config(c: f32, backup: Backup) -> Config {
@@ -59,6 +103,8 @@ pub struct CriticalSpec {
     pub max_iterations: u64,
     pub tau: f32,
     pub c: f32,
+    /// Threads on one shared tree; 1 is the thesis' single search on a tree of its own.
+    pub threads: usize,
 }
 
 impl CriticalSpec {
@@ -126,13 +172,12 @@ pub fn critical(
                 let tree = CriticalTree::new(spec.height, &levels, run_seed(7, seed))
                     .map_err(|e| ExperimentError::Shape(e.0))?;
                 let cfg = config(spec.c, backup);
-                runs.push(convergence_point(
-                    tree,
-                    cfg,
-                    spec.tau,
-                    spec.max_iterations,
-                    seed + 1,
-                ));
+                let (tau, max) = (spec.tau, spec.max_iterations);
+                runs.push(if spec.threads > 1 {
+                    convergence_point_shared(tree, cfg, tau, max, seed + 1, spec.threads)
+                } else {
+                    convergence_point(tree, cfg, tau, max, seed + 1)
+                });
                 done += 1;
                 on_progress(done, total);
             }
@@ -224,6 +269,20 @@ mod tests {
         assert!(a < b, "{a} vs {b}");
     }
 
+    /// The shared tree with four threads still finds the implanted strategy, and needs
+    /// more iterations for a deeper critical level, as one thread does.
+    #[test]
+    fn a_shared_tree_converges_with_four_threads() {
+        for backup in [Backup::Average, Backup::Minimax] {
+            let cfg = config(0.4, backup);
+            let shallow = CriticalTree::new(10, &[0, 2], 1).unwrap();
+            let deep = CriticalTree::new(10, &[0, 8], 1).unwrap();
+            let a = convergence_point_shared(shallow, cfg, 0.7, 100_000, 1, 4).unwrap();
+            let b = convergence_point_shared(deep, cfg, 0.7, 100_000, 1, 4).unwrap();
+            assert!(a < b, "{backup:?}: {a} vs {b}");
+        }
+    }
+
     #[test]
     fn rows_cover_both_algorithms_and_every_depth() {
         let spec = CriticalSpec {
@@ -233,6 +292,7 @@ mod tests {
             max_iterations: 2_000,
             tau: 0.7,
             c: 0.4,
+            threads: 1,
         };
         assert_eq!(spec.depths(), [2, 4]);
         let mut progress = Vec::new();
