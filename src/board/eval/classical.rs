@@ -209,8 +209,10 @@ fn relative_square(color: Color, sq: Square) -> usize {
 #[derive(Default, Clone, Copy)]
 struct Attacks {
     pawns: u64,
-    minors: u64,
+    knights: u64,
+    bishops: u64,
     rooks: u64,
+    queens: u64,
     all: u64,
 }
 
@@ -252,6 +254,7 @@ fn rest<S: Sink>(pos: &Chess, passed: ByColor<u64>, sink: &mut S) {
             }
         }
         threats(board, c, attacks.get(c), attacks.get(!c), sign, sink);
+        safe_checks(board, c, attacks.get(c), attacks.get(!c), sign, sink);
     }
     sink.add(f::TEMPO, sign(pos.turn()));
 }
@@ -284,7 +287,7 @@ fn pieces<S: Sink>(
         all: own_pawn_attacks,
         ..Attacks::default()
     };
-    let mut attackers = 0;
+    let (mut attackers, mut zone_attacks) = (0, 0);
     for role in Role::ALL {
         let set = board.by_piece(Piece { color: c, role });
         let index = role as usize - 1;
@@ -313,7 +316,9 @@ fn pieces<S: Sink>(
             };
             sink.add(block, s);
             match role {
-                Role::Knight | Role::Bishop => att.minors |= a,
+                Role::Knight => att.knights |= a,
+                Role::Bishop => att.bishops |= a,
+                Role::Queen => att.queens |= a,
                 Role::Rook => {
                     att.rooks |= a;
                     let file = file_mask(sq.file() as u32);
@@ -329,10 +334,16 @@ fn pieces<S: Sink>(
             if on_zone > 0 {
                 sink.add(f::KING_ATTACKS + kind, s * on_zone);
                 attackers += 1;
+                zone_attacks += on_zone;
             }
         }
     }
     sink.add(f::KING_ATTACKERS + attackers.min(7), s);
+    // One attacker's squares around the king are little danger, three attackers' are
+    // much: the weight of an attacked square by how many pieces attack.
+    if zone_attacks > 0 {
+        sink.add(f::KING_PRESSURE + attackers.min(7), s * zone_attacks);
+    }
     if (board.bishops() & us).count() >= 2 {
         sink.add(f::BISHOP_PAIR, s);
     }
@@ -437,7 +448,7 @@ fn threats<S: Sink>(
         let index = role as usize - 1;
         let by = [
             (f::THREAT_BY_PAWN, theirs.pawns),
-            (f::THREAT_BY_MINOR, theirs.minors),
+            (f::THREAT_BY_MINOR, theirs.knights | theirs.bishops),
             (f::THREAT_BY_ROOK, theirs.rooks),
         ];
         for (block, map) in by {
@@ -451,6 +462,38 @@ fn threats<S: Sink>(
     let hanging = (pieces & theirs.all & !ours.all).count_ones() as i32;
     if hanging > 0 {
         sink.add(f::HANGING, s * hanging);
+    }
+}
+
+/// The squares from which each kind of the side's pieces could check the enemy king next
+/// move, where no enemy piece or pawn guards the square (nor a piece of the side's own
+/// stands): a check the defender cannot simply take is the start of most attacks.
+fn safe_checks<S: Sink>(
+    board: &Board,
+    c: Color,
+    ours: &Attacks,
+    theirs: &Attacks,
+    s: i32,
+    sink: &mut S,
+) {
+    let Some(king) = board.king_of(!c) else {
+        return;
+    };
+    let occupied = board.occupied();
+    let safe = !theirs.all & !board.by_color(c).0;
+    let diagonal = attacks::bishop_attacks(king, occupied).0;
+    let straight = attacks::rook_attacks(king, occupied).0;
+    let from = [
+        attacks::knight_attacks(king).0 & ours.knights,
+        diagonal & ours.bishops,
+        straight & ours.rooks,
+        (diagonal | straight) & ours.queens,
+    ];
+    for (kind, squares) in from.into_iter().enumerate() {
+        let n = (squares & safe).count_ones() as i32;
+        if n > 0 {
+            sink.add(f::SAFE_CHECKS + kind, s * n.min(3));
+        }
     }
 }
 
@@ -647,6 +690,20 @@ mod tests {
             counts("4k3/8/8/8/2P1P3/3P4/8/4K3 w - - 0 1")[f::BACKWARD],
             0
         );
+    }
+
+    /// A knight on e4 could check the king on e8 from d6 and f6, until a pawn on e7
+    /// guards both. Black's rook on h2 could check the king on e1 from h1 and e2, but the
+    /// king guards e2; it attacks three squares of the king's zone (d2, e2, f2), alone.
+    #[test]
+    fn safe_checks_are_check_squares_no_enemy_guards() {
+        let knight = counts("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1");
+        assert_eq!(knight[f::SAFE_CHECKS], 2);
+        let guarded = counts("4k3/4p3/8/8/4N3/8/8/4K3 w - - 0 1");
+        assert_eq!(guarded[f::SAFE_CHECKS], 0);
+        let rook = counts("4k3/8/8/8/8/8/7r/4K3 b - - 0 1");
+        assert_eq!(rook[f::SAFE_CHECKS + 2], -1);
+        assert_eq!(rook[f::KING_PRESSURE + 1], -3);
     }
 
     #[test]

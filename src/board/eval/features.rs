@@ -55,6 +55,8 @@ layout! {
     THREAT_BY_ROOK = 6, "own piece attacked by an enemy rook (by role)";
     HANGING = 1, "own piece attacked and not defended";
     TEMPO = 1, "side to move";
+    SAFE_CHECKS = 4, "squares the side could check from, unguarded by the enemy (knight, bishop, rook, queen)";
+    KING_PRESSURE = 8, "attacks on the enemy king zone, by number of attackers (0..7)";
 }
 
 /// A readable name for feature `i` (for the generated weights file).
