@@ -38,7 +38,7 @@ fn alphabeta_signature_is_stable() {
 fn classical_signature_is_stable() {
     assert_eq!(
         total_nodes("pvs", "classical", 6),
-        102_176,
+        110_236,
         "pvs or the classical weights changed"
     );
 }
