@@ -45,14 +45,14 @@ const MARGIN_IN_TEMPERATURES: f64 = 3.0;
 /// Between two rows the node budget is interpolated geometrically and the temperature
 /// linearly. The rows come from matches against Stockfish's `UCI_Elo` levels (README,
 /// "Playing strength levels"); the first and last rows lie outside what was measured.
-/// They hold for the evaluator's weights they were measured with (round 7): a stronger
+/// They hold for the evaluator's weights they were measured with (round 8): a stronger
 /// evaluator plays better on the same budget, so new weights call for a new calibration.
 const LEVELS: [(f64, f64, f64); 5] = [
     (1000.0, 400.0, 45.0),
-    (1400.0, 3_500.0, 26.0),
-    (1600.0, 12_000.0, 20.0),
-    (1800.0, 19_500.0, 11.0),
-    (2000.0, 65_000.0, 5.0),
+    (1400.0, 1_800.0, 26.0),
+    (1600.0, 6_000.0, 20.0),
+    (1800.0, 10_000.0, 11.0),
+    (2000.0, 33_000.0, 5.0),
 ];
 
 /// How a limited-strength search plays.
