@@ -140,6 +140,35 @@ impl Position {
         !(ours & !(board.pawns() | board.kings())).is_empty()
     }
 
+    /// How many of the opponent's pieces (a queen counting twice) attack the squares
+    /// around the side to move's king: a cheap sign that a quiet threat may be on the
+    /// board that a static evaluation does not see.
+    pub fn king_danger(&self) -> u32 {
+        let board = self.chess.board();
+        let us = self.turn();
+        let Some(king) = board.king_of(us) else {
+            return 0;
+        };
+        let zone = attacks::king_attacks(king);
+        let occupied = board.occupied();
+        let mut danger = 0;
+        for sq in board.by_color(!us) & !(board.pawns() | board.kings()) {
+            let Some(role) = board.role_at(sq) else {
+                continue;
+            };
+            let reach = match role {
+                Role::Knight => attacks::knight_attacks(sq),
+                Role::Bishop => attacks::bishop_attacks(sq, occupied),
+                Role::Rook => attacks::rook_attacks(sq, occupied),
+                _ => attacks::queen_attacks(sq, occupied),
+            };
+            if !(reach & zone).is_empty() {
+                danger += if role == Role::Queen { 2 } else { 1 };
+            }
+        }
+        danger
+    }
+
     /// The position after `m`, which must be legal here (it comes from `legal_moves`),
     /// its key updated incrementally.
     #[inline]
@@ -402,6 +431,18 @@ fn key_change(before: &Chess, after: &Chess, m: Move) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// WAC.293 after 1.Nfg5 fxg5 2.Nf6: the queen on h6 (two) and the knight on f6 (one)
+    /// reach the squares around the king on h8, the bishop on g2 and the rooks do not.
+    #[test]
+    fn king_danger_counts_the_pieces_near_the_king() {
+        let attacked = "1nbq1r1k/3rbp1p/p1p1pN1Q/1p4p1/P1pP4/6P1/1P2PPBP/R4RK1 b - - 1 2";
+        assert_eq!(Position::from_fen_auto(attacked).unwrap().king_danger(), 3);
+        assert_eq!(Position::startpos().king_danger(), 0);
+        // White to move: Black's pieces are the attackers, and none is near.
+        let quiet = "1nbq1r1k/3rbp1p/p1p1pN1Q/1p4p1/P1pP4/6P1/1P2PPBP/R4RK1 w - - 1 2";
+        assert_eq!(Position::from_fen_auto(quiet).unwrap().king_danger(), 0);
+    }
 
     #[test]
     fn startpos_key_is_the_polyglot_key() {

@@ -18,6 +18,10 @@ pub const TIME_FALL_EXTRA: u32 = 30;
 pub const RFP_DEPTH: i32 = 6;
 pub const RFP_MARGIN: i32 = 90;
 
+/// Reverse futility is not trusted when this many enemy pieces (a queen counting two)
+/// attack the squares around the king.
+pub const KING_DANGER: u32 = 3;
+
 /// Razoring: at most this depth, a node whose static evaluation plus `BASE + PER_PLY2 *
 /// depth²` cannot reach alpha is settled by quiescence when quiescence agrees.
 pub const RAZOR_DEPTH: i32 = 3;

@@ -458,9 +458,12 @@ impl<'a> Worker<'a> {
         improving: bool,
     ) -> Option<Value> {
         // Reverse futility: far enough above beta that a few plies won't bring it back;
-        // a position getting better needs a ply's margin less.
+        // a position getting better needs a ply's margin less. Not with enemy pieces
+        // gathered around the king: a quiet mating threat (a knight sacrificed to open the
+        // king, then a piece brought up) leaves the material, and so the evaluation, far
+        // ahead, and the null move below is what looks at the threat.
         let margin = RFP_MARGIN * (depth - i32::from(improving));
-        if depth <= RFP_DEPTH && static_eval - margin >= beta {
+        if depth <= RFP_DEPTH && static_eval - margin >= beta && pos.king_danger() < KING_DANGER {
             return Some(static_eval);
         }
         // Razoring: so far below alpha that only a capture could help; if quiescence
