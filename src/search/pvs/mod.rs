@@ -9,6 +9,7 @@
 //! The table and the move-ordering memory belong to the backend: no other backend reads
 //! them. `Hash` sizes the table when the options are applied ([`Backend::configure`]).
 
+mod huge_pages;
 mod ordering;
 pub mod params;
 mod qsearch;

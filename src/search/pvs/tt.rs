@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use shakmaty::Move;
 
+use super::huge_pages::ZeroedArray;
 use crate::value::{Bound, Value};
 
 const SLOTS: usize = 4;
@@ -107,7 +108,7 @@ fn generation_of(data: u64) -> u8 {
 
 /// The shared transposition table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedArray<Bucket>,
     generation: AtomicU8,
 }
 
@@ -139,13 +140,10 @@ impl TranspositionTable {
                 reason: format!("only {} MB available", available >> 20),
             });
         }
-        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(count).map_err(|e| AllocError {
-            mb,
-            reason: e.to_string(),
-        })?;
-        buckets.resize_with(count, Bucket::default);
+        let count = bytes / std::mem::size_of::<Bucket>();
+        // SAFETY: a zeroed bucket is an empty one, `Bucket::default()`.
+        let buckets =
+            unsafe { ZeroedArray::new(count) }.map_err(|reason| AllocError { mb, reason })?;
         Ok(TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
@@ -154,9 +152,13 @@ impl TranspositionTable {
 
     /// The smallest table (one bucket): the fallback when memory is too short for more.
     pub fn minimal() -> Self {
-        TranspositionTable {
-            buckets: vec![Bucket::default()],
-            generation: AtomicU8::new(0),
+        // SAFETY: as in `new`.
+        match unsafe { ZeroedArray::new(1) } {
+            Ok(buckets) => TranspositionTable {
+                buckets,
+                generation: AtomicU8::new(0),
+            },
+            Err(_) => std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>()),
         }
     }
 
@@ -167,7 +169,7 @@ impl TranspositionTable {
 
     /// Empties every slot. Safe while searches run: they just see misses.
     pub fn clear(&self) {
-        for bucket in &self.buckets {
+        for bucket in self.buckets.iter() {
             for slot in &bucket.slots {
                 slot.data.store(0, Ordering::Relaxed);
                 slot.check.store(0, Ordering::Relaxed);
