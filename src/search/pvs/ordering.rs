@@ -205,9 +205,10 @@ impl MovePicker {
             && self.tt_move != PackedMove::NONE
             && let Some(i) = self.moves.iter().position(|&m| self.tt_move.matches(m))
         {
+            let m = self.moves[i];
             self.moves.swap(0, i);
             self.next = 1;
-            return Some(self.moves[0]);
+            return Some(m);
         }
         if self.next >= n {
             return None;
@@ -226,10 +227,13 @@ impl MovePicker {
             }
         }
         let best = self.next + offset;
+        // Read before the swap: reading it back after would load the five-byte move
+        // across the two stores that just wrote it, which the CPU cannot forward.
+        let m = self.moves[best];
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
         self.next += 1;
-        Some(self.moves[self.next - 1])
+        Some(m)
     }
 
     fn score(&mut self, pos: &Position, heuristics: &Heuristics) {
