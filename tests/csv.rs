@@ -143,3 +143,43 @@ fn trees_chess_csv_has_a_row_per_backend() {
     assert!(rows[2][3].parse::<u64>().unwrap() > 0);
     let _ = std::fs::remove_file(&csv);
 }
+
+#[test]
+fn epd_with_a_node_budget_plays_the_same_moves_on_every_run() {
+    let suite = temp("nodes.epd");
+    std::fs::write(
+        &suite,
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";\n\
+         r1b1kb1r/3q1ppp/pBp1pn2/8/Np3P2/5B2/PPP3PP/R2Q1RK1 w kq - bm Bxc6; id \"WAC.003\";\n\
+         8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - bm Rxb2; id \"WAC.002\";\n",
+    )
+    .unwrap();
+    let run = |name: &str| {
+        let csv = temp(name);
+        let out = searchlight(&[
+            "epd",
+            "--file",
+            suite.to_str().unwrap(),
+            "--nodes",
+            "30000",
+            "--engine",
+            "pvs Threads=1",
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(out.status.success(), "{stdout}");
+        assert!(stdout.contains("at 30000 nodes per position"), "{stdout}");
+        let rows = parse_csv(&std::fs::read_to_string(&csv).unwrap());
+        let _ = std::fs::remove_file(&csv);
+        // The move and the depth reached; the time is the clock's.
+        rows[1..]
+            .iter()
+            .map(|r| (r[1].clone(), r[3].clone(), r[5].clone()))
+            .collect::<Vec<_>>()
+    };
+    let first = run("nodes1.csv");
+    assert_eq!(first.len(), 3, "{first:?}");
+    assert_eq!(first, run("nodes2.csv"));
+    let _ = std::fs::remove_file(&suite);
+}

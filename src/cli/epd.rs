@@ -1,7 +1,9 @@
 //! `searchlight epd`: runs a test suite (`bm`/`am` in SAN) at a fixed time per position
 //! and prints solved/total — for one or several players in the same run, so that a peer
 //! such as Stockfish is measured exactly the same way. `--csv` keeps one row per player
-//! and position for a spreadsheet.
+//! and position for a spreadsheet. `--nodes` replaces the clock by a node budget: with one
+//! thread the result is then the same on every run and every machine, so two builds can
+//! be compared without the second-to-second noise of a timed run.
 
 use std::fs::File;
 use std::io::Write;
@@ -27,6 +29,9 @@ pub struct EpdArgs {
     /// Time per position in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub movetime: u64,
+    /// A node budget per position instead of the time (`go nodes N`).
+    #[arg(long, conflicts_with = "movetime")]
+    pub nodes: Option<u64>,
     /// A player: a backend name with options (`"pvs Hash=64"`) or an external engine
     /// (`"cmd=/usr/games/stockfish"`). Repeat to compare; default `pvs`.
     #[arg(long = "engine")]
@@ -110,11 +115,14 @@ pub fn run(args: &EpdArgs) -> ExitCode {
         }
     }
     println!();
+    let budget = match args.nodes {
+        Some(n) => format!("{n} nodes"),
+        None => format!("{} ms", args.movetime),
+    };
     for (name, solved) in &summary {
         println!(
-            "{name}: solved {solved}/{} at {} ms per position ({})",
+            "{name}: solved {solved}/{} at {budget} per position ({})",
             records.len(),
-            args.movetime,
             args.file
         );
     }
@@ -154,8 +162,7 @@ fn run_suite(
 ) -> Result<usize, String> {
     let bar = progress(records.len(), "{prefix} {bar:40} {pos}/{len} solved {msg}");
     bar.set_prefix(player.name.clone());
-    let limits = Limits::movetime(args.movetime);
-    let deadline = Duration::from_millis(args.movetime + 2000);
+    let (limits, deadline) = limits(args);
     let (mut solved, mut written) = (0, Ok(()));
     for (i, record) in records.iter().enumerate() {
         if let Err(e) = player.new_game() {
@@ -184,6 +191,22 @@ fn run_suite(
     }
     bar.finish_and_clear();
     written.map(|()| solved)
+}
+
+/// The `go` of every position and how long to wait for its answer: the time plus two
+/// seconds, or for a node budget a minute plus its time at ten thousand nodes a second
+/// (an engine slower than that is taken to have hung).
+fn limits(args: &EpdArgs) -> (Limits, Duration) {
+    match args.nodes {
+        Some(n) => (
+            Limits::nodes(n),
+            Duration::from_secs(60) + Duration::from_millis(n / 10),
+        ),
+        None => (
+            Limits::movetime(args.movetime),
+            Duration::from_millis(args.movetime + 2000),
+        ),
+    }
 }
 
 /// One search of one position, timed.
