@@ -51,6 +51,11 @@ pub const FUTILITY_DEPTH: i32 = 4;
 pub const FUTILITY_BASE: i32 = 100;
 pub const FUTILITY_PER_PLY: i32 = 100;
 
+/// SEE pruning of quiet moves: at most this depth, a move losing more than this times
+/// depth² in the exchange on its square.
+pub const QUIET_SEE_DEPTH: i32 = 5;
+pub const QUIET_SEE_PER_PLY2: i32 = 30;
+
 /// SEE pruning of captures: at most this depth, a capture losing more than this per ply.
 pub const SEE_PRUNE_DEPTH: i32 = 6;
 pub const SEE_PRUNE_PER_PLY: i32 = 100;

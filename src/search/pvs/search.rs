@@ -544,27 +544,23 @@ impl<'a> Worker<'a> {
             // Step 5. Shallow pruning, once a move has saved the node from being mated:
             // late quiet moves (move-count and futility pruning) and losing captures.
             if !root && best > -MATE_BOUND && !gives_check {
-                if quiet {
-                    quiets_seen += 1;
-                    // Not `skip_quiets`: the moves after may give check (a quiet mate).
-                    if depth <= LMP_DEPTH && quiets_seen > quiet_limit {
-                        continue;
-                    }
-                    if depth <= FUTILITY_DEPTH
-                        && !in_check
-                        && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
-                    {
-                        continue;
-                    }
-                } else if depth <= SEE_PRUNE_DEPTH
-                    && see(pos.chess(), m) < -SEE_PRUNE_PER_PLY * depth
-                {
+                quiets_seen += i32::from(quiet);
+                // Not `skip_quiets`: the moves after may give check (a quiet mate).
+                let late = depth <= LMP_DEPTH && quiets_seen > quiet_limit;
+                let futile = depth <= FUTILITY_DEPTH
+                    && !in_check
+                    && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
+                if shallow_pruned(pos, m, quiet, depth, late || futile) {
                     continue;
                 }
             }
             let child = pos.play(m);
             self.tt.prefetch(child.key());
-            let new_depth = depth - 1 + i32::from(gives_check);
+            // A check that loses material in the exchange on its square is mostly a spite
+            // check; extending it buys depth for lines that throw pieces away. At the root
+            // every check is extended: there the extra ply is paid once.
+            let extend = gives_check && (root || see(pos.chess(), m) >= 0);
+            let new_depth = depth - 1 + i32::from(extend);
             self.push_key(child.key(), ply, false);
             self.moved[ply] = piece_to(pos, m);
             let v = if index == 0 {
@@ -696,4 +692,17 @@ pub(super) fn cuts(bound: Bound, v: Value, alpha: Value, beta: Value) -> bool {
         Bound::Lower => v >= beta,
         Bound::Upper => v <= alpha,
     }
+}
+
+/// Step 5's verdict on a move that does not give check: a quiet move is skipped when it
+/// comes late or the node is futile (`hopeless`), or when it loses too much in the
+/// exchange on its square; a capture when it loses too much in the exchange.
+fn shallow_pruned(pos: &Position, m: Move, quiet: bool, depth: i32, hopeless: bool) -> bool {
+    if !quiet {
+        return depth <= SEE_PRUNE_DEPTH && see(pos.chess(), m) < -SEE_PRUNE_PER_PLY * depth;
+    }
+    // A quiet move onto a square where it is lost for nothing: at low depth the sacrifice
+    // has too few plies left to pay for itself.
+    hopeless
+        || (depth <= QUIET_SEE_DEPTH && see(pos.chess(), m) < -QUIET_SEE_PER_PLY2 * depth * depth)
 }
