@@ -542,7 +542,8 @@ impl<'a> Worker<'a> {
             }
             let gives_check = check_squares.gives_check(pos, m);
             // Step 5. Shallow pruning, once a move has saved the node from being mated:
-            // late quiet moves (move-count and futility pruning) and losing captures.
+            // late quiet moves (move-count and futility pruning), and quiet moves and
+            // captures that lose material (see `shallow_pruned`).
             if !root && best > -MATE_BOUND && !gives_check {
                 quiets_seen += i32::from(quiet);
                 // Not `skip_quiets`: the moves after may give check (a quiet mate).
