@@ -7,6 +7,7 @@
 //! (the counter-move history) and two plies back (the follow-up history). A move that
 //! answers a particular move well is remembered for that move, not for the whole search.
 
+use arrayvec::ArrayVec;
 use shakmaty::{Move, MoveList};
 
 use super::params::{HISTORY_AGE_DIVISOR, HISTORY_BONUS_CAP, HISTORY_BONUS_SCALE, HISTORY_MAX};
@@ -163,10 +164,13 @@ fn apply(slot: &mut i32, bonus: i32) {
 /// Hands out the moves of a node best-first. The table move goes first without scoring
 /// anything else, since it alone often refutes the node; the rest are scored only when
 /// asked for and picked by selection, which is cheaper than sorting when a cutoff comes
-/// after one or two moves.
-pub struct MovePicker {
-    moves: MoveList,
-    scores: [i32; 256],
+/// after one or two moves. It sorts the node's own list in place: a move list is over a
+/// kilobyte, and copying it into the picker cost more than the picking.
+pub struct MovePicker<'m> {
+    moves: &'m mut MoveList,
+    /// Filled when first needed, over all the moves: created at every node, so a zeroed
+    /// array of the full capacity would cost more than most nodes search.
+    scores: ArrayVec<i32, 256>,
     next: usize,
     tt_move: PackedMove,
     ply: usize,
@@ -174,12 +178,12 @@ pub struct MovePicker {
     scored: bool,
 }
 
-impl MovePicker {
+impl<'m> MovePicker<'m> {
     /// Moves of a main-search node reached by the moves in `ctx`.
-    pub fn new(moves: MoveList, tt_move: PackedMove, ply: usize, ctx: Context) -> Self {
+    pub fn new(moves: &'m mut MoveList, tt_move: PackedMove, ply: usize, ctx: Context) -> Self {
         MovePicker {
             moves,
-            scores: [0; 256],
+            scores: ArrayVec::new(),
             next: 0,
             tt_move,
             ply,
@@ -189,11 +193,10 @@ impl MovePicker {
     }
 
     /// Moves of a quiescence node, all tactical: ordered by MVV-LVA alone.
-    pub fn tactical(moves: MoveList) -> Self {
+    pub fn tactical(moves: &'m mut MoveList) -> Self {
         let mut picker = Self::new(moves, PackedMove::NONE, 0, Context::NONE);
-        for (score, &m) in picker.scores.iter_mut().zip(picker.moves.iter()) {
-            *score = mvv_lva(m);
-        }
+        let scores = picker.moves.iter().map(|&m| mvv_lva(m));
+        picker.scores.extend(scores);
         picker.scored = true;
         picker
     }
@@ -239,11 +242,10 @@ impl MovePicker {
     fn score(&mut self, pos: &Position, heuristics: &Heuristics) {
         let ply = self.ply;
         let from = self.next;
-        for (score, &m) in self.scores[from..]
-            .iter_mut()
-            .zip(self.moves[from..].iter())
-        {
-            *score = if is_tactical(m) {
+        // The moves already handed out are never looked at again.
+        self.scores.extend(std::iter::repeat_n(0, from));
+        for &m in &self.moves[from..] {
+            let score = if is_tactical(m) {
                 // A capture by a cheaper piece can't lose material; only price the others.
                 let cheap = m.capture().map_or(0, piece_value) >= piece_value(m.role());
                 if cheap || see(pos.chess(), m) >= 0 {
@@ -258,6 +260,7 @@ impl MovePicker {
             } else {
                 heuristics.quiet_score(pos, m, &self.ctx)
             };
+            self.scores.push(score);
         }
         self.scored = true;
     }

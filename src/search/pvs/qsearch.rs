@@ -71,7 +71,7 @@ impl Worker<'_> {
                 moves.retain(|m| is_tactical(*m));
             }
         }
-        let mut picker = MovePicker::tactical(moves);
+        let mut picker = MovePicker::tactical(&mut moves);
         while let Some(m) = picker.next(pos, self.heuristics) {
             if !in_check {
                 // Delta pruning: even winning the piece for free would not reach alpha —

@@ -419,7 +419,7 @@ impl<'a> Worker<'a> {
             tt_move,
         };
         // Step 4. Moves; without one, or on the hundredth reversible ply, the node is over.
-        let moves = if ply == 0 {
+        let mut moves = if ply == 0 {
             self.root_move_list()
         } else {
             pos.legal_moves()
@@ -428,7 +428,7 @@ impl<'a> Worker<'a> {
             Some(t) if moves.is_empty() || ply > 0 => return t.value(ply),
             _ => {}
         }
-        let Some((best, best_move)) = self.search_moves(pos, moves, &node, alpha, beta) else {
+        let Some((best, best_move)) = self.search_moves(pos, &mut moves, &node, alpha, beta) else {
             return 0;
         };
         let bound = Bound::of(best, alpha, beta);
@@ -511,7 +511,7 @@ impl<'a> Worker<'a> {
     fn search_moves(
         &mut self,
         pos: &Position,
-        moves: shakmaty::MoveList,
+        moves: &mut shakmaty::MoveList,
         node: &Node,
         mut alpha: Value,
         beta: Value,
