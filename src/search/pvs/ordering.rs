@@ -168,14 +168,13 @@ fn apply(slot: &mut i32, bonus: i32) {
 /// kilobyte, and copying it into the picker cost more than the picking.
 pub struct MovePicker<'m> {
     moves: &'m mut MoveList,
-    /// Filled when first needed, over all the moves: created at every node, so a zeroed
-    /// array of the full capacity would cost more than most nodes search.
+    /// Filled when first needed, over all the moves (empty until then): created at every
+    /// node, so a zeroed array of the full capacity would cost more than most nodes search.
     scores: ArrayVec<i32, 256>,
     next: usize,
     tt_move: PackedMove,
     ply: usize,
     ctx: Context,
-    scored: bool,
 }
 
 impl<'m> MovePicker<'m> {
@@ -188,7 +187,6 @@ impl<'m> MovePicker<'m> {
             tt_move,
             ply,
             ctx,
-            scored: false,
         }
     }
 
@@ -197,7 +195,6 @@ impl<'m> MovePicker<'m> {
         let mut picker = Self::new(moves, PackedMove::NONE, 0, Context::NONE);
         let scores = picker.moves.iter().map(|&m| mvv_lva(m));
         picker.scores.extend(scores);
-        picker.scored = true;
         picker
     }
 
@@ -216,7 +213,7 @@ impl<'m> MovePicker<'m> {
         if self.next >= n {
             return None;
         }
-        if !self.scored {
+        if self.scores.is_empty() {
             self.score(pos, heuristics);
         }
         // The first of the highest scores, over a slice so the scan has no bounds checks.
@@ -262,6 +259,5 @@ impl<'m> MovePicker<'m> {
             };
             self.scores.push(score);
         }
-        self.scored = true;
     }
 }
