@@ -89,6 +89,32 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
     gain[0]
 }
 
+/// `see(pos, m) >= threshold`, answered without the exchange where its first capture
+/// alone decides: the side to move can stop after its own capture, so the exchange is
+/// worth at most what that capture takes, and the opponent can stop after taking back
+/// once, so it is worth at least that less the capturing piece. Always the same answer as
+/// [`see`], only cheaper.
+#[inline]
+pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
+    if m.from().is_none() || m.is_castle() {
+        return 0 >= threshold;
+    }
+    let (gain, on_square) = match m.promotion() {
+        Some(p) => (
+            m.capture().map_or(0, piece_value) + piece_value(p) - piece_value(Role::Pawn),
+            p,
+        ),
+        None => (m.capture().map_or(0, piece_value), m.role()),
+    };
+    if gain < threshold {
+        return false;
+    }
+    if gain - piece_value(on_square) >= threshold {
+        return true;
+    }
+    see(pos, m) >= threshold
+}
+
 fn least_valuable(
     board: &shakmaty::Board,
     candidates: Bitboard,
@@ -125,6 +151,32 @@ mod tests {
         // The classic: Nxe5 with rook/queen batteries on both sides.
         let fen = "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1";
         assert_eq!(see_of(fen, "d3e5"), -220);
+    }
+
+    /// The shortcut must never disagree with the full exchange: every move of a few
+    /// tactical positions, against thresholds from a queen down to a queen up.
+    #[test]
+    fn see_ge_agrees_with_see_everywhere() {
+        let fens = [
+            "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            "8/2P3k1/8/3pP3/8/8/5p2/1K2R3 w - d6 0 1",
+            "8/2P3k1/8/3pP3/8/8/5p2/1K2R3 b - - 0 1",
+        ];
+        let mut checked = 0;
+        for fen in fens {
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            for m in pos.legal_moves() {
+                let full = see(pos.chess(), m);
+                for t in (-1000..=1000).step_by(10) {
+                    assert_eq!(see_ge(pos.chess(), m, t), full >= t, "{fen} {m:?} {t}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]

@@ -12,8 +12,8 @@ use shakmaty::{Move, MoveList};
 
 use super::params::{HISTORY_AGE_DIVISOR, HISTORY_BONUS_CAP, HISTORY_BONUS_SCALE, HISTORY_MAX};
 use super::tt::PackedMove;
-use crate::board::exchange::{is_tactical, mvv_lva, see};
-use crate::board::{Position, piece_value};
+use crate::board::Position;
+use crate::board::exchange::{is_tactical, mvv_lva, see_ge};
 use crate::value::MAX_PLY;
 
 const GOOD_TACTICAL: i32 = 2_000_000;
@@ -48,13 +48,16 @@ impl Context {
 }
 
 /// A continuation table: per previous move (`NO_PIECE_TO` included), per move.
-type Continuation = [[i32; PIECE_TO]; PIECE_TO + 1];
+/// Scores are stored in 16 bits: the gravity keeps them within `HISTORY_MAX` (16,384), and
+/// half the bytes keep more of the tables in cache, where every quiet move reads two.
+type Continuation = [[i16; PIECE_TO]; PIECE_TO + 1];
+const _: () = assert!(HISTORY_MAX < i16::MAX as i32);
 
 /// Per-thread ordering memory: two killer moves per ply, a history table indexed by side,
 /// from square and to square, and the two continuation tables.
 pub struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    history: Box<[[[i32; 64]; 64]; 2]>,
+    history: Box<[[[i16; 64]; 64]; 2]>,
     continuation: [Box<Continuation>; 2],
 }
 
@@ -68,9 +71,9 @@ impl Default for Heuristics {
     }
 }
 
-/// Built on the heap: a table is 2.4 MB, more than a thread's stack should hold.
+/// Built on the heap: a table is 1.2 MB, more than a thread's stack should hold.
 fn zeroed_continuation() -> Box<Continuation> {
-    let rows = vec![[0i32; PIECE_TO]; PIECE_TO + 1].into_boxed_slice();
+    let rows = vec![[0i16; PIECE_TO]; PIECE_TO + 1].into_boxed_slice();
     match rows.try_into() {
         Ok(table) => table,
         Err(_) => unreachable!("the row count is the table's"),
@@ -88,12 +91,12 @@ impl Heuristics {
         self.killers = [[None; 2]; MAX_PLY + 1];
         for row in self.history.iter_mut().flatten() {
             for h in row.iter_mut() {
-                *h /= HISTORY_AGE_DIVISOR;
+                *h /= HISTORY_AGE_DIVISOR as i16;
             }
         }
         for row in self.continuation.iter_mut().flat_map(|t| t.iter_mut()) {
             for h in row.iter_mut() {
-                *h /= HISTORY_AGE_DIVISOR;
+                *h /= HISTORY_AGE_DIVISOR as i16;
             }
         }
     }
@@ -103,9 +106,9 @@ impl Heuristics {
     pub fn quiet_score(&self, pos: &Position, m: Move, ctx: &Context) -> i32 {
         let (side, from, to_square) = butterfly(pos, m);
         let to = piece_to(pos, m);
-        self.history[side][from][to_square]
-            + self.continuation[0][ctx.before[0]][to]
-            + self.continuation[1][ctx.before[1]][to]
+        i32::from(self.history[side][from][to_square])
+            + i32::from(self.continuation[0][ctx.before[0]][to])
+            + i32::from(self.continuation[1][ctx.before[1]][to])
     }
 
     #[inline]
@@ -157,8 +160,10 @@ fn butterfly(pos: &Position, m: Move) -> (usize, usize, usize) {
 /// History "gravity": updates shrink as the score nears its bound, so scores stay bounded
 /// and recent results weigh more.
 #[inline]
-fn apply(slot: &mut i32, bonus: i32) {
-    *slot += bonus - *slot * bonus.abs() / HISTORY_MAX;
+fn apply(slot: &mut i16, bonus: i32) {
+    let old = i32::from(*slot);
+    // In range: the gravity holds a score within one of `HISTORY_MAX`, far inside i16.
+    *slot = (old + bonus - old * bonus.abs() / HISTORY_MAX) as i16;
 }
 
 /// Hands out the moves of a node best-first. The table move goes first without scoring
@@ -243,9 +248,7 @@ impl<'m> MovePicker<'m> {
         self.scores.extend(std::iter::repeat_n(0, from));
         for &m in &self.moves[from..] {
             let score = if is_tactical(m) {
-                // A capture by a cheaper piece can't lose material; only price the others.
-                let cheap = m.capture().map_or(0, piece_value) >= piece_value(m.role());
-                if cheap || see(pos.chess(), m) >= 0 {
+                if see_ge(pos.chess(), m, 0) {
                     GOOD_TACTICAL + mvv_lva(m)
                 } else {
                     BAD_CAPTURE + mvv_lva(m)

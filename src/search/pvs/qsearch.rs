@@ -10,7 +10,7 @@ use super::ordering::MovePicker;
 use super::params::DELTA_MARGIN;
 use super::search::{Worker, cuts};
 use super::tt::{Entry, PackedMove};
-use crate::board::exchange::{is_tactical, see};
+use crate::board::exchange::{is_tactical, see_ge};
 use crate::board::{Position, piece_value, rules};
 use crate::value::{Bound, DRAW, INFINITY, MAX_PLY, Value, from_table, mated_in, to_table};
 
@@ -85,7 +85,7 @@ impl Worker<'_> {
                 if m.promotion().is_some_and(|p| p != shakmaty::Role::Queen) {
                     continue;
                 }
-                if see(pos.chess(), m) < 0 {
+                if !see_ge(pos.chess(), m, 0) {
                     continue;
                 }
             }

@@ -8,7 +8,7 @@ use shakmaty::uci::UciMove;
 use super::ordering::{Context, Heuristics, MovePicker, NO_PIECE_TO, PieceTo, piece_to};
 use super::params::*;
 use super::tt::{Entry, PackedMove, TranspositionTable};
-use crate::board::exchange::{is_tactical, see};
+use crate::board::exchange::{is_tactical, see_ge};
 use crate::board::game::is_search_repetition;
 use crate::board::{Evaluator, Position, rules};
 use crate::search::control::Poller;
@@ -560,7 +560,7 @@ impl<'a> Worker<'a> {
             // A check that loses material in the exchange on its square is mostly a spite
             // check; extending it buys depth for lines that throw pieces away. At the root
             // every check is extended: there the extra ply is paid once.
-            let extend = gives_check && (root || see(pos.chess(), m) >= 0);
+            let extend = gives_check && (root || see_ge(pos.chess(), m, 0));
             let new_depth = depth - 1 + i32::from(extend);
             self.push_key(child.key(), ply, false);
             self.moved[ply] = piece_to(pos, m);
@@ -700,10 +700,11 @@ pub(super) fn cuts(bound: Bound, v: Value, alpha: Value, beta: Value) -> bool {
 /// exchange on its square; a capture when it loses too much in the exchange.
 fn shallow_pruned(pos: &Position, m: Move, quiet: bool, depth: i32, hopeless: bool) -> bool {
     if !quiet {
-        return depth <= SEE_PRUNE_DEPTH && see(pos.chess(), m) < -SEE_PRUNE_PER_PLY * depth;
+        return depth <= SEE_PRUNE_DEPTH && !see_ge(pos.chess(), m, -SEE_PRUNE_PER_PLY * depth);
     }
     // A quiet move onto a square where it is lost for nothing: at low depth the sacrifice
     // has too few plies left to pay for itself.
     hopeless
-        || (depth <= QUIET_SEE_DEPTH && see(pos.chess(), m) < -QUIET_SEE_PER_PLY2 * depth * depth)
+        || (depth <= QUIET_SEE_DEPTH
+            && !see_ge(pos.chess(), m, -QUIET_SEE_PER_PLY2 * depth * depth))
 }
