@@ -169,6 +169,14 @@ impl Position {
         danger
     }
 
+    /// The key after `m`, computed without playing it: exact unless the move changes the
+    /// castling rights or an en-passant square comes or goes, which is good enough to
+    /// fetch the table's bucket while the move is being played.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        self.key ^ moved_pieces_key(self.turn(), m)
+    }
+
     /// The position after `m`, which must be legal here (it comes from `legal_moves`),
     /// its key updated incrementally.
     #[inline]
@@ -383,9 +391,27 @@ fn en_passant_key(chess: &Chess) -> u64 {
 /// ever computed from scratch during a search.
 #[inline]
 fn key_change(before: &Chess, after: &Chess, m: Move) -> u64 {
+    let change = moved_pieces_key(before.turn(), m);
+    let (was, is) = (before.castles(), after.castles());
+    let mut rights = 0;
+    if was.castling_rights() != is.castling_rights() {
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if was.has(color, side) != is.has(color, side) {
+                    rights ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+                }
+            }
+        }
+    }
+    change ^ rights ^ en_passant_key(before) ^ en_passant_key(after)
+}
+
+/// The part of a move's key change that the move alone decides: the turn and the pieces
+/// it moves, captures and places.
+#[inline]
+fn moved_pieces_key(us: Color, m: Move) -> u64 {
     let piece =
         |sq: Square, role: Role, color: Color| Zobrist64::zobrist_for_piece(sq, role.of(color)).0;
-    let us = before.turn();
     let mut change = Zobrist64::zobrist_for_white_turn().0;
     match m {
         Move::Normal {
@@ -415,17 +441,7 @@ fn key_change(before: &Chess, after: &Chess, m: Move) -> u64 {
         }
         Move::Put { role, to } => change ^= piece(to, role, us),
     }
-    let (was, is) = (before.castles(), after.castles());
-    if was.castling_rights() != is.castling_rights() {
-        for color in Color::ALL {
-            for side in CastlingSide::ALL {
-                if was.has(color, side) != is.has(color, side) {
-                    change ^= Zobrist64::zobrist_for_castling_right(color, side).0;
-                }
-            }
-        }
-    }
-    change ^ en_passant_key(before) ^ en_passant_key(after)
+    change
 }
 
 #[cfg(test)]
@@ -520,6 +536,25 @@ mod tests {
             }
         });
         assert!(passes > 10_000, "{passes} null moves");
+    }
+
+    /// The prefetch key is the real one for every move that leaves the castling rights and
+    /// the en-passant squares alone, so the fetched bucket is the one probed.
+    #[test]
+    fn the_key_before_a_move_is_exact_when_rights_and_en_passant_stay() {
+        let (mut exact, mut other) = (0, 0);
+        walk_corner_cases(|pos, m, child| {
+            let same_rights = pos.chess().castles().castling_rights()
+                == child.chess().castles().castling_rights();
+            let no_ep = en_passant_key(pos.chess()) == 0 && en_passant_key(child.chess()) == 0;
+            if same_rights && no_ep {
+                assert_eq!(pos.key_after(m), child.key(), "{}: {m}", pos.fen());
+                exact += 1;
+            } else {
+                other += 1;
+            }
+        });
+        assert!(exact > other && other > 0, "{exact} exact, {other} other");
     }
 
     #[test]

@@ -89,8 +89,8 @@ impl Worker<'_> {
                     continue;
                 }
             }
+            self.tt.prefetch(pos.key_after(m));
             let child = pos.play(m);
-            self.tt.prefetch(child.key());
             let v = -self.quiesce(&child, -beta, -alpha, ply + 1, false);
             if self.stopped {
                 return 0;

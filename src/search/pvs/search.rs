@@ -555,8 +555,8 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
+            self.tt.prefetch(pos.key_after(m));
             let child = pos.play(m);
-            self.tt.prefetch(child.key());
             // A check that loses material in the exchange on its square is mostly a spite
             // check; extending it buys depth for lines that throw pieces away. At the root
             // every check is extended: there the extra ply is paid once.
