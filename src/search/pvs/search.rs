@@ -535,8 +535,14 @@ impl<'a> Worker<'a> {
         let quiet_limit = (LMP_BASE + depth * depth) / (2 - i32::from(improving));
         let mut quiets_seen = 0;
         let mut index = 0;
+        // A capture from the table is likely the node's best move, and the quiet moves
+        // after it unlikely to beat it: they are reduced a ply more.
+        let mut tt_capture = false;
         while let Some(m) = picker.next(pos, self.heuristics) {
             let quiet = !is_tactical(m);
+            if index == 0 && tt_move.matches(m) {
+                tt_capture = !quiet;
+            }
             if root && self.is_main() {
                 self.show_current_move(depth, m, index);
             }
@@ -573,6 +579,7 @@ impl<'a> Worker<'a> {
                 if depth >= LMR_DEPTH && index >= LMR_INDEX && quiet && !in_check && !gives_check {
                     r = self.lmr[depth.min(63) as usize][index.min(63)];
                     r -= i32::from(pv_node) + i32::from(self.heuristics.is_killer(ply, m));
+                    r += i32::from(tt_capture);
                     r -= self.heuristics.quiet_score(pos, m, &ctx) / LMR_HISTORY;
                     r = r.clamp(0, new_depth - 1);
                 }
