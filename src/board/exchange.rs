@@ -37,19 +37,13 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
     let board = pos.board();
     let mut occupied = board.occupied() ^ Bitboard::from(from);
     let mut gain = [0i32; 32];
-    gain[0] = m.capture().map_or(0, piece_value);
     if let Move::EnPassant { .. } = m {
         // The captured pawn is not on the target square.
         let victim = shakmaty::Square::from_coords(to.file(), from.rank());
         occupied ^= Bitboard::from(victim);
     }
-    let mut on_square = match m.promotion() {
-        Some(p) => {
-            gain[0] += piece_value(p) - piece_value(Role::Pawn);
-            p
-        }
-        None => m.role(),
-    };
+    let (first, mut on_square) = first_capture(m);
+    gain[0] = first;
     let bishops = board.bishops_and_queens();
     let rooks = board.rooks_and_queens();
     let mut attackers = (board.attacks_to(to, shakmaty::Color::White, occupied)
@@ -99,13 +93,7 @@ pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
     if m.from().is_none() || m.is_castle() {
         return 0 >= threshold;
     }
-    let (gain, on_square) = match m.promotion() {
-        Some(p) => (
-            m.capture().map_or(0, piece_value) + piece_value(p) - piece_value(Role::Pawn),
-            p,
-        ),
-        None => (m.capture().map_or(0, piece_value), m.role()),
-    };
+    let (gain, on_square) = first_capture(m);
     if gain < threshold {
         return false;
     }
@@ -113,6 +101,17 @@ pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
         return true;
     }
     see(pos, m) >= threshold
+}
+
+/// What the move itself wins (the victim, and a promotion's gain over the pawn) and the
+/// piece it leaves on its square for the opponent to take.
+#[inline]
+fn first_capture(m: Move) -> (i32, Role) {
+    let victim = m.capture().map_or(0, piece_value);
+    match m.promotion() {
+        Some(p) => (victim + piece_value(p) - piece_value(Role::Pawn), p),
+        None => (victim, m.role()),
+    }
 }
 
 fn least_valuable(
