@@ -58,12 +58,13 @@ pub static HYBRID_THRESHOLD: Declared<f64> = Declared::float(
     "ratio of terminal to other new UCT nodes at which uct-hybrid switches to pvs (0.003 in Ramanujan 2012)",
 );
 
-/// Root parallelism is the default because it was the faster on the only machine
-/// measured so far (2 cores; the README has the figures): provisional until the 16-core
-/// measurements.
+/// The shared tree is the default because it played the better games on the only machine
+/// measured so far (2 cores, `ucth`, 2 threads against 1 and against root parallelism;
+/// the README has the figures), although root parallelism iterates faster there:
+/// provisional until the 16-core measurements.
 pub static UCT_PARALLEL: Declared<&'static str> = Declared::combo(
     "UCT_Parallel",
-    "root",
+    "tree",
     &["tree", "root"],
     "with Threads > 1: one tree shared by all threads with virtual loss (tree), or one tree per thread merged by move (root)",
 );
