@@ -27,6 +27,8 @@ pub enum SpecError {
     UnknownConf(String),
     #[error("engine entry '{0}' has no command")]
     NoCommand(String),
+    #[error("unknown key '{0}': an option of an engine given by cmd= or conf= is written option.{0}=VALUE; the other keys are {keys}", keys = KEYS.join(", "))]
+    UnknownKey(String),
     #[error("{0}")]
     Limit(String),
 }
@@ -112,6 +114,11 @@ impl EngineSpec {
                     Some(option) => spec.options.push((option.to_string(), value)),
                     None if local && !KEYS.contains(&key.as_str()) => {
                         spec.options.push((key, value))
+                    }
+                    // A bare key on an external engine was once silently dropped, so a
+                    // match meant to set an option ran without it.
+                    None if !KEYS.contains(&key.as_str()) => {
+                        return Err(SpecError::UnknownKey(key));
                     }
                     None => spec.fields.push((key, value)),
                 },
@@ -272,5 +279,12 @@ mod tests {
     fn nonsense_is_an_error() {
         assert!(EngineSpec::parse("").is_err());
         assert!(EngineSpec::parse("name=x").is_err());
+        // An external engine's option needs its prefix; without it the spec is refused
+        // rather than played without the option.
+        let err = EngineSpec::parse("cmd=/tmp/sl name=x Search=ucth").unwrap_err();
+        assert_eq!(err, SpecError::UnknownKey("Search".into()));
+        assert!(err.to_string().contains("option.Search=VALUE"), "{err}");
+        assert!(EngineSpec::parse("conf=sf Hash=64").is_err());
+        assert!(EngineSpec::parse("conf=sf option.Hash=64 tc=1+0.01").is_ok());
     }
 }
