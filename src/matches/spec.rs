@@ -112,15 +112,11 @@ impl EngineSpec {
                 "name" => spec.name = value,
                 _ => match key.strip_prefix("option.") {
                     Some(option) => spec.options.push((option.to_string(), value)),
-                    None if local && !KEYS.contains(&key.as_str()) => {
-                        spec.options.push((key, value))
-                    }
-                    // A bare key on an external engine was once silently dropped, so a
-                    // match meant to set an option ran without it.
-                    None if !KEYS.contains(&key.as_str()) => {
-                        return Err(SpecError::UnknownKey(key));
-                    }
-                    None => spec.fields.push((key, value)),
+                    None if KEYS.contains(&key.as_str()) => spec.fields.push((key, value)),
+                    None if local => spec.options.push((key, value)),
+                    // An external engine's option needs its prefix: dropping a bare key
+                    // would let a match run without the setting it was meant to test.
+                    None => return Err(SpecError::UnknownKey(key)),
                 },
             }
         }
