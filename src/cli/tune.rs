@@ -27,6 +27,10 @@ pub struct TuneArgs {
     /// Start from material values only instead of the built-in weights.
     #[arg(long)]
     from_scratch: bool,
+    /// A block of features to hold at its starting weights (its name as in the weights
+    /// file, e.g. "bishop pair"); may be repeated.
+    #[arg(long)]
+    keep: Vec<String>,
     /// Threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -65,6 +69,11 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         Err(e) => return fail("tune", format!("{}: {e}; no weights written", args.data)),
     };
     drop(text);
+    for block in &args.keep {
+        if let Err(e) = data.keep(block) {
+            return fail("tune", format!("{e}; no weights written"));
+        }
+    }
     let k = tune::fit_k(&data, &start);
     data.blend(args.lambda, k);
     let before = data.loss(&start, k);
@@ -86,8 +95,13 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         },
     );
     let after = data.loss(&tuned, k);
+    let kept = if args.keep.is_empty() {
+        String::new()
+    } else {
+        format!(", kept: {}", args.keep.join("; "))
+    };
     let provenance = format!(
-        "{} positions from {}, K = {k:.4}, lambda = {}, {} epochs: loss {before:.6} -> {after:.6}.",
+        "{} positions from {}, K = {k:.4}, lambda = {}, {} epochs{kept}: loss {before:.6} -> {after:.6}.",
         data.len(),
         args.data,
         args.lambda,

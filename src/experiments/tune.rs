@@ -46,6 +46,8 @@ struct Sample {
 pub struct Data {
     samples: Vec<Sample>,
     features: Vec<(u16, i16)>,
+    /// Features whose weights Adam leaves at their starting values (`tune --keep`).
+    kept: Vec<bool>,
 }
 
 /// A feature seen in fewer positions than this keeps its starting weight: Adam's steps do
@@ -66,6 +68,20 @@ impl Data {
             let searched = sigmoid(k, f64::from(s.score));
             s.result = (lambda * f64::from(s.result) + (1.0 - lambda) * searched) as f32;
         }
+    }
+
+    /// Holds the weights of the named feature blocks (see `features::BLOCKS`) at their
+    /// starting values; an unknown name is an error that lists the blocks.
+    pub fn keep(&mut self, block: &str) -> Result<(), String> {
+        let Some(b) = features::BLOCKS.iter().find(|b| b.name == block) else {
+            let names: Vec<&str> = features::BLOCKS.iter().map(|b| b.name).collect();
+            return Err(format!(
+                "unknown feature block '{block}'; the blocks: {}",
+                names.join("; ")
+            ));
+        };
+        self.kept[b.start..b.start + b.len].fill(true);
+        Ok(())
     }
 
     pub fn len(&self) -> usize {
@@ -171,6 +187,7 @@ pub fn load(text: &str, weights: &Weights, threads: usize) -> Result<Data, DataE
     let mut data = Data {
         samples: Vec::with_capacity(traced.len()),
         features: Vec::new(),
+        kept: vec![false; COUNT],
     };
     for (sparse, mg, eg, result, score) in traced {
         data.samples.push(Sample {
@@ -300,7 +317,7 @@ pub fn adam(
     }
     for epoch in 1..=epochs {
         let grads = crate::pool::map(&parts, threads, |part| part.gradient(&w, k, data.len()));
-        for i in (0..COUNT).filter(|&i| seen[i] >= MIN_POSITIONS) {
+        for i in (0..COUNT).filter(|&i| seen[i] >= MIN_POSITIONS && !data.kept[i]) {
             let decay = if i < features::MATERIAL + 5 {
                 0.0
             } else {
@@ -332,6 +349,7 @@ fn split(data: &Data, n: usize) -> Vec<Data> {
             let mut part = Data {
                 samples: Vec::with_capacity(samples.len()),
                 features: Vec::new(),
+                kept: Vec::new(),
             };
             for s in samples {
                 part.samples.push(Sample {
@@ -415,6 +433,23 @@ mod tests {
         let tuned = adam(&data, &start, k, 200, 2.0, 2, |_, _| {});
         let after = data.loss(&tuned, k);
         assert!(after < 0.5 * before, "loss {before} -> {after}");
+    }
+
+    #[test]
+    fn kept_blocks_stay_at_their_start() {
+        let start = features::initial();
+        let mut data = load(&sample_text(), &start, 1).unwrap();
+        data.keep("passed pawn by rank").unwrap();
+        assert!(
+            data.keep("no such block")
+                .unwrap_err()
+                .contains("bishop pair")
+        );
+        let k = fit_k(&data, &start);
+        let tuned = adam(&data, &start, k, 50, 2.0, 1, |_, _| {});
+        let block = features::PASSED..features::PASSED + 8;
+        assert_eq!(tuned[block.clone()], start[block]);
+        assert_ne!(tuned, start, "the other weights still move");
     }
 
     #[test]
