@@ -349,7 +349,7 @@ fn split(data: &Data, n: usize) -> Vec<Data> {
             let mut part = Data {
                 samples: Vec::with_capacity(samples.len()),
                 features: Vec::new(),
-                kept: Vec::new(),
+                kept: data.kept.clone(),
             };
             for s in samples {
                 part.samples.push(Sample {
