@@ -258,4 +258,32 @@ mod tests {
         let (pos, _) = parse_line("r3k2r/8/8/8/8/8/8/R3K2R w KQkq -").unwrap();
         assert_eq!(pos.mode(), CastlingMode::Standard);
     }
+    /// The quiet suite asks for judgement, not tactics: one best move per position, and
+    /// neither that move nor the position a capture, a promotion or a check.
+    #[test]
+    fn the_quiet_suite_holds_quiet_moves_only() {
+        let text = include_str!("../../tests/data/quiet.epd");
+        let mut ids = std::collections::HashSet::new();
+        for line in read(text) {
+            let line = line.expect("the quiet suite parses");
+            let record = EpdRecord::from_line(&line).expect("its bm is legal");
+            assert!(
+                ids.insert(record.id.clone()),
+                "a duplicate id {:?}",
+                record.id
+            );
+            let [m] = record.best[..] else {
+                panic!("{:?}: one best move", record.id);
+            };
+            let pos = &record.position;
+            assert!(!pos.is_check(), "{:?} is in check", record.id);
+            assert!(
+                !crate::board::exchange::is_tactical(m) && !pos.gives_check(m),
+                "{:?}: {} is not quiet",
+                record.id,
+                record.best_text
+            );
+        }
+        assert!(ids.len() >= 100, "{} positions", ids.len());
+    }
 }
