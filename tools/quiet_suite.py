@@ -14,7 +14,7 @@ Each line carries `bm`, an `id`, and in `c0` the two lines' scores. Stockfish ru
 thread at a fixed depth after `ucinewgame`, one process per `--jobs`, and the positions are
 kept in the sampled order, so the same command writes the same file.
 
-    python3 tools/quiet_suite.py --data d10.txt --count 150 --seed 1 --jobs 2 --out tests/data/quiet.epd
+    python3 tools/quiet_suite.py --data d10.txt --count 100 --seed 1 --jobs 2 --out tests/data/quiet.epd
 """
 import argparse
 import concurrent.futures
@@ -46,7 +46,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", required=True, help="a file written by `searchlight datagen`")
     ap.add_argument("--out", required=True)
-    ap.add_argument("--count", type=int, default=150)
+    ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--stockfish", default="/usr/games/stockfish")
     ap.add_argument("--depth", type=int, default=18)
