@@ -72,14 +72,12 @@ def chart(rows, title):
 
     `rows` are (backend, threads, mode, iterations per second); the one-thread row of a
     backend starts both of its modes' lines."""
+    base = {b: ips for b, t, _, ips in rows if t == 1}
     lines = {}
-    base = {b: ips for b, t, m, ips in rows if t == 1}
     for backend, threads, mode, ips in rows:
-        if backend not in base:
-            continue
-        modes = sorted({m for b, t, m, _ in rows if b == backend and t > 1}) if threads == 1 else [mode]
-        for m in modes:
-            lines.setdefault(f"{backend} {m}", []).append((threads, ips / base[backend]))
+        if threads > 1 and backend in base:
+            line = lines.setdefault(f"{backend} {mode}", [(1, 1.0)])
+            line.append((threads, ips / base[backend]))
     threads = sorted({t for _, t, _, _ in rows})
     top = max([y for pts in lines.values() for _, y in pts] + threads)
     x_max, y_max = math.log2(max(threads)) or 1.0, math.log2(max(top, 2.0))

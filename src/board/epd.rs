@@ -258,6 +258,7 @@ mod tests {
         let (pos, _) = parse_line("r3k2r/8/8/8/8/8/8/R3K2R w KQkq -").unwrap();
         assert_eq!(pos.mode(), CastlingMode::Standard);
     }
+
     /// The quiet suite asks for judgement, not tactics: one best move per position, and
     /// neither that move nor the position a capture, a promotion or a check.
     #[test]
