@@ -43,6 +43,9 @@ pub struct Decision {
     pub llr: f64,
 }
 
+/// An SPRT decides from this many games on (twenty game pairs).
+pub const MIN_SPRT_GAMES: u32 = 40;
+
 impl Sprt {
     /// `elo0=0 elo1=5 alpha=0.05 beta=0.05 model=logistic|normalized`, any subset,
     /// defaults for the rest.
@@ -82,8 +85,15 @@ impl Sprt {
         sprt_bounds(self.alpha, self.beta)
     }
 
-    /// The decision the tally calls for, if it calls for one.
+    /// The decision the tally calls for, if it calls for one. None before
+    /// [`MIN_SPRT_GAMES`]: the variance in the LLR is the sample's, and over a handful of
+    /// pairs that all went one way it is near zero, so the LLR leaps past a bound on no
+    /// real evidence (a match once "accepted" +15 Elo after four game pairs, 3-1-0 in
+    /// won, split and drawn pairs).
     pub fn decide(&self, tally: &Tally, game: usize) -> Option<Decision> {
+        if tally.games() < MIN_SPRT_GAMES {
+            return None;
+        }
         let llr = tally.llr(self.model, self.elo0, self.elo1);
         let (lo, hi) = self.bounds();
         (llr >= hi || llr <= lo).then_some(Decision {
@@ -459,6 +469,7 @@ mod tests {
         let stopped_at = play_lopsided(&mut st, &jobs);
         let decision = st.decision.unwrap();
         assert!(decision.h1);
+        assert!(decision.game >= MIN_SPRT_GAMES as usize, "{decision}");
         assert_eq!(Some(decision.game), stopped_at);
         assert!(decision.llr >= sprt.bounds().1);
         assert!(
