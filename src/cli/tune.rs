@@ -7,23 +7,40 @@ use std::time::Instant;
 use clap::Args;
 
 use super::{fail, read, write};
-use crate::board::eval::features;
+use crate::board::eval::{features, nnue};
 use crate::board::find_evaluator;
-use crate::experiments::{tune, wdl};
+use crate::experiments::{train, tune, wdl};
 
 #[derive(Debug, Args)]
 pub struct TuneArgs {
     /// Data written by `searchlight datagen`.
     #[arg(long)]
     data: String,
-    /// Where to write the generated weights.
-    #[arg(long, default_value = "src/board/eval/weights.rs")]
-    out: String,
-    #[arg(long, default_value_t = 1000)]
-    epochs: usize,
-    /// Adam's step size, in centipawns.
-    #[arg(long, default_value_t = 1.0)]
-    rate: f64,
+    /// Where to write the generated weights (default src/board/eval/weights.rs, with
+    /// `--nnue` nets/searchlight-768x128.nnue).
+    #[arg(long)]
+    out: Option<String>,
+    /// Passes over the data (default 1000, with `--nnue` 40).
+    #[arg(long)]
+    epochs: Option<usize>,
+    /// Adam's step size (default 1.0 centipawn, with `--nnue` 0.001 in float weights).
+    #[arg(long)]
+    rate: Option<f64>,
+    /// Train the network of `Eval=nnue` instead of the classical weights.
+    #[arg(long)]
+    nnue: bool,
+    /// `--nnue`: also train on each position without castling rights mirrored left to right.
+    #[arg(long)]
+    mirror: bool,
+    /// `--nnue`: the evaluation the net learns to correct, `classical` or `material`.
+    #[arg(long, default_value = "classical")]
+    base: String,
+    /// `--nnue`: positions per Adam step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// `--nnue`: the seed of the initial weights, the held-out split and the order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
     /// Start from material values only instead of the built-in weights.
     #[arg(long)]
     from_scratch: bool,
@@ -58,6 +75,11 @@ pub fn run(args: &TuneArgs) -> ExitCode {
     if args.wdl {
         return fit_wdl(args, &text, threads, started);
     }
+    if args.nnue {
+        return train_net(args, &text, threads, started);
+    }
+    let out = args.out.as_deref().unwrap_or("src/board/eval/weights.rs");
+    let (epochs, rate) = (args.epochs.unwrap_or(1000), args.rate.unwrap_or(1.0));
     let start = if args.from_scratch {
         features::initial()
     } else {
@@ -83,17 +105,9 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         2 * features::COUNT,
         started.elapsed().as_secs_f64()
     );
-    let tuned = tune::adam(
-        &data,
-        &start,
-        k,
-        args.epochs,
-        args.rate,
-        threads,
-        |epoch, loss| {
-            eprintln!("  epoch {epoch}: loss {loss:.6}");
-        },
-    );
+    let tuned = tune::adam(&data, &start, k, epochs, rate, threads, |epoch, loss| {
+        eprintln!("  epoch {epoch}: loss {loss:.6}");
+    });
     let after = data.loss(&tuned, k);
     let kept = if args.keep.is_empty() {
         String::new()
@@ -105,17 +119,77 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         data.len(),
         args.data,
         args.lambda,
-        args.epochs
+        epochs
     );
-    if let Err(e) = write(&args.out, &tune::source(&tuned, &provenance)) {
+    if let Err(e) = write(out, &tune::source(&tuned, &provenance)) {
         return fail("tune", e);
     }
     println!(
         "tune: loss {before:.6} -> {after:.6} (K = {k:.4}, {} positions, {} epochs) in {:.1} s; wrote {}",
         data.len(),
-        args.epochs,
+        epochs,
         started.elapsed().as_secs_f64(),
-        args.out
+        out
+    );
+    ExitCode::SUCCESS
+}
+
+/// `tune --nnue`: trains the network and writes the quantised net file.
+fn train_net(args: &TuneArgs, text: &str, threads: usize, started: Instant) -> ExitCode {
+    let out = args
+        .out
+        .as_deref()
+        .unwrap_or("nets/searchlight-768x128.nnue");
+    let Some(base) = nnue::Base::ALL.into_iter().find(|b| b.name() == args.base) else {
+        return fail(
+            "tune",
+            format!("unknown base '{}': material or classical", args.base),
+        );
+    };
+    let mut data = match train::NetData::parse(text, args.mirror, base) {
+        Ok(d) if d.is_empty() => return fail("tune", format!("{}: no positions", args.data)),
+        Ok(d) => d,
+        Err(e) => return fail("tune", format!("{}: {e}; no net written", args.data)),
+    };
+    let k = data.fit_k();
+    data.blend(args.lambda as f32, k);
+    let settings = train::Settings {
+        epochs: args.epochs.unwrap_or(40),
+        rate: args.rate.unwrap_or(0.001) as f32,
+        batch: args.batch.max(1),
+        threads,
+        seed: args.seed,
+        held_out: 10,
+    };
+    let mut net = train::FloatNet::random(args.seed);
+    let (train_set, held) = train::split(&data, &settings);
+    let before = net.loss(&data, &train_set, k, threads);
+    eprintln!(
+        "tune --nnue: {} positions ({} held out), {} parameters, K = {k:.4}, loss before {before:.6} ({:.1} s)",
+        data.len(),
+        held.len(),
+        train::PARAMS,
+        started.elapsed().as_secs_f64()
+    );
+    let mut last = (before, f64::NAN);
+    train::train(&data, &mut net, k, &settings, |epoch, loss, held_loss| {
+        last = (loss, held_loss);
+        eprintln!(
+            "  epoch {epoch}: loss {loss:.6}, held out {held_loss:.6} ({:.0} s)",
+            started.elapsed().as_secs_f64()
+        );
+    });
+    let bytes = net.quantise(base).to_bytes();
+    if let Err(e) = std::fs::write(out, bytes) {
+        return fail("tune", format!("cannot write {out}: {e}"));
+    }
+    println!(
+        "tune --nnue: loss {before:.6} -> {:.6}, held out {:.6} (K = {k:.4}, {} positions, {} epochs) in {:.1} s; wrote {out}",
+        last.0,
+        last.1,
+        data.len(),
+        settings.epochs,
+        started.elapsed().as_secs_f64()
     );
     ExitCode::SUCCESS
 }
@@ -141,9 +215,14 @@ fn fit_wdl(args: &TuneArgs, text: &str, threads: usize, started: Instant) -> Exi
     };
     let counts = [1, 0, -1].map(|o| samples.iter().filter(|s| s.outcome == o).count());
     let before = wdl::loss(&samples, &info.wdl);
-    let model = wdl::fit(&samples, &info.wdl, args.epochs, |step, loss| {
-        eprintln!("  step {step}: loss {loss:.6}");
-    });
+    let model = wdl::fit(
+        &samples,
+        &info.wdl,
+        args.epochs.unwrap_or(1000),
+        |step, loss| {
+            eprintln!("  step {step}: loss {loss:.6}");
+        },
+    );
     let after = wdl::loss(&samples, &model);
     println!(
         "tune --wdl: Eval={}, {} positions (side to move won {}, drew {}, lost {}), \

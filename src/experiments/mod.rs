@@ -10,6 +10,7 @@ pub mod csv;
 pub mod datagen;
 pub mod plot;
 pub mod solve;
+pub mod train;
 pub mod trap_check;
 pub mod trap_generate;
 pub mod trees;

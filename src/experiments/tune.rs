@@ -123,7 +123,7 @@ pub(crate) struct Line {
 }
 
 /// Parses one data line: `<FEN> | <score> | <result>`.
-fn parse_line(line: &str) -> Result<Line, String> {
+pub(crate) fn parse_line(line: &str) -> Result<Line, String> {
     let fields: Vec<&str> = line.split('|').map(str::trim).collect();
     let [fen, score, result] = fields[..] else {
         return Err(format!(
@@ -282,12 +282,18 @@ fn sigmoid(k: f64, eval: f64) -> f64 {
 
 /// The K that makes the weights predict the results best (golden-section search).
 pub fn fit_k(data: &Data, w: &Weights) -> f64 {
+    golden_section(|k| data.loss(w, k))
+}
+
+/// The K in [0.05, 10] where `loss` is least (golden-section search; the losses here have
+/// one minimum).
+pub(crate) fn golden_section(loss: impl Fn(f64) -> f64) -> f64 {
     let (mut lo, mut hi) = (0.05f64, 10.0f64);
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..40 {
         let a = hi - ratio * (hi - lo);
         let b = lo + ratio * (hi - lo);
-        if data.loss(w, a) < data.loss(w, b) {
+        if loss(a) < loss(b) {
             hi = b;
         } else {
             lo = a;

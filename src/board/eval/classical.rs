@@ -609,18 +609,24 @@ mod tests {
         out
     }
 
+    /// Every evaluator, not only this one: `nnue` and `material` are symmetric by
+    /// construction, and the test keeps them so.
     #[test]
     fn a_position_and_its_colour_flipped_mirror_score_the_same() {
         let all = positions();
         assert!(all.len() >= 500, "{} positions", all.len());
-        for pos in &all {
-            let m = mirrored(pos);
-            assert_eq!(
-                Classical.evaluate(pos),
-                Classical.evaluate(&m),
-                "{}",
-                Fen::from_position(pos, EnPassantMode::Legal)
-            );
+        for info in crate::board::eval::EVALUATORS {
+            let eval = (info.make)();
+            for pos in &all {
+                let m = mirrored(pos);
+                assert_eq!(
+                    eval.evaluate(pos),
+                    eval.evaluate(&m),
+                    "Eval={} {}",
+                    info.name,
+                    Fen::from_position(pos, EnPassantMode::Legal)
+                );
+            }
         }
     }
 

@@ -7,10 +7,12 @@ use shakmaty::{Chess, Color, Position as _, Role};
 
 pub mod classical;
 pub mod features;
+pub mod nnue;
 pub mod wdl;
 mod weights;
 
 pub use classical::Classical;
+pub use nnue::Nnue;
 pub use wdl::WdlModel;
 
 /// Scores a position in centipawns for the side to move.
@@ -119,6 +121,14 @@ pub const EVALUATORS: &[EvaluatorInfo] = &[
         name: "classical",
         description: "tapered classical evaluation with Texel-tuned weights (for play)",
         make: || Arc::new(Classical),
+        wdl: CLASSICAL_WDL,
+    },
+    EvaluatorInfo {
+        name: "nnue",
+        description: "a 768x128 network trained on the engine's own self-play positions",
+        make: || Arc::new(Nnue(nnue::built_in())),
+        // The net corrects `classical` on its scale; a fit on the net's own training
+        // positions (the only data at hand) would flatter it.
         wdl: CLASSICAL_WDL,
     },
     EvaluatorInfo {

@@ -1,0 +1,460 @@
+//! `Eval=nnue`: a small efficiently-updatable neural network, 768 inputs (colour relative
+//! to the side to move, role, square from that side) → one hidden layer of [`HIDDEN`]
+//! per perspective, squared clipped ReLU → 1, quantised to 16-bit integers. Trained by
+//! `searchlight tune --nnue` on the project's own `datagen` positions (see the README's
+//! "NNUE"); the committed net is built into the binary.
+//!
+//! The search hands an evaluator a position, not a move, so the accumulators are updated
+//! from the last position this thread evaluated rather than move by move: the pieces that
+//! differ (a handful between neighbouring leaves of a search) are taken out and put in,
+//! and a position far from the last one is rebuilt from scratch.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use shakmaty::{Bitboard, Board, Chess, Color, Position as _, Role, Square};
+
+use super::{Classical, Evaluator, Material};
+
+/// Inputs: two colours (own, enemy) × six roles × 64 squares.
+pub const INPUTS: usize = 768;
+/// Neurons of the hidden layer, per perspective.
+pub const HIDDEN: usize = 128;
+/// Quantisation of the hidden layer (a float 1.0 is 255) and of the output weights (64).
+pub const QA: i32 = 255;
+pub const QB: i32 = 64;
+/// The network's output is in units of 400 centipawns.
+pub const SCALE: i32 = 400;
+
+const MAGIC: &[u8; 4] = b"SLNN";
+const VERSION: u32 = 2;
+/// Header, first-layer weights and biases, output weights, output bias.
+pub const FILE_BYTES: usize = HEADER + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+
+/// The net that ships with the engine (README, "NNUE": the command that trained it).
+static BUILT_IN: &[u8] = include_bytes!("../../../nets/searchlight-768x128.nnue");
+
+/// Magic, version, hidden size, base.
+const HEADER: usize = 16;
+
+/// The evaluation the net's output is added to: the net learns a correction to it, and
+/// the base carries the lopsided positions a search visits and self-play rarely keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Base {
+    Material,
+    Classical,
+}
+
+impl Base {
+    pub const ALL: [Base; 2] = [Base::Material, Base::Classical];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Base::Material => "material",
+            Base::Classical => "classical",
+        }
+    }
+
+    #[inline]
+    pub fn evaluate(self, pos: &Chess) -> i32 {
+        match self {
+            Base::Material => Material.evaluate(pos),
+            Base::Classical => Classical.evaluate(pos),
+        }
+    }
+}
+
+/// A quantised network.
+pub struct Network {
+    pub base: Base,
+    /// One column of [`HIDDEN`] weights per input, so that a piece adds a contiguous row.
+    w1: Box<[[i16; HIDDEN]]>,
+    b1: [i16; HIDDEN],
+    /// Output weights for the side to move's accumulator, then the other's.
+    w2: [[i16; HIDDEN]; 2],
+    b2: i32,
+    /// Tells this net's accumulators apart from another's in a thread's [`Last`].
+    id: u64,
+}
+
+/// One perspective's hidden layer before activation.
+type Accumulator = [i16; HIDDEN];
+
+/// A thread's last evaluated position, by colour and role, and its accumulators from
+/// White's and from Black's side.
+struct Last {
+    net: u64,
+    pieces: [[Bitboard; 6]; 2],
+    acc: [Accumulator; 2],
+}
+
+thread_local! {
+    static LAST: RefCell<Last> = const {
+        RefCell::new(Last { net: 0, pieces: [[Bitboard::EMPTY; 6]; 2], acc: [[0; HIDDEN]; 2] })
+    };
+}
+
+/// Beyond this many pieces put in or taken out, a rebuild is cheaper.
+const MAX_CHANGES: u32 = 16;
+
+/// Why a net file was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum NetError {
+    #[error("not a Searchlight net (no SLNN header)")]
+    Magic,
+    #[error("net format version {0}, this build reads {VERSION}")]
+    Version(u32),
+    #[error("hidden layer of {0}, this build has {HIDDEN}")]
+    Hidden(u32),
+    #[error("base evaluator {0} unknown (0 material, 1 classical)")]
+    Base(u32),
+    #[error("{0} bytes, a {HIDDEN}-neuron net has {FILE_BYTES}")]
+    Length(usize),
+}
+
+/// The input a piece of `color` and `role` on `sq` feeds, seen from `perspective`: its
+/// colour as own or enemy, the square flipped vertically for Black, so that a position and
+/// its colour-flipped mirror give the side to move the same inputs.
+#[inline]
+pub fn feature(perspective: Color, color: Color, role: Role, sq: Square) -> usize {
+    let enemy = usize::from(color != perspective);
+    let sq = match perspective {
+        Color::White => sq as usize,
+        Color::Black => sq as usize ^ 56,
+    };
+    enemy * 384 + (role as usize - 1) * 64 + sq
+}
+
+/// The same input seen from the other side.
+#[inline]
+pub fn flip_feature(f: usize) -> usize {
+    let enemy = f / 384;
+    let rest = f % 384;
+    (enemy ^ 1) * 384 + (rest & !63) + ((rest & 63) ^ 56)
+}
+
+impl Network {
+    /// All-zero weights (evaluates every position as its base does), to be filled by
+    /// the trainer.
+    pub fn zeroed(base: Base) -> Self {
+        Network {
+            base,
+            w1: vec![[0; HIDDEN]; INPUTS].into_boxed_slice(),
+            b1: [0; HIDDEN],
+            w2: [[0; HIDDEN]; 2],
+            b2: 0,
+            id: next_id(),
+        }
+    }
+
+    /// Sets the weights from floats (the trainer's), rounding to the quantisation grid.
+    pub fn quantise(base: Base, w1: &[f32], b1: &[f32], w2: &[f32], b2: f32) -> Self {
+        let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
+        let mut net = Network::zeroed(base);
+        for (f, column) in net.w1.iter_mut().enumerate() {
+            for (i, w) in column.iter_mut().enumerate() {
+                *w = q(w1[f * HIDDEN + i], QA);
+            }
+        }
+        for i in 0..HIDDEN {
+            net.b1[i] = q(b1[i], QA);
+            net.w2[0][i] = q(w2[i], QB);
+            net.w2[1][i] = q(w2[HIDDEN + i], QB);
+        }
+        net.b2 = (b2 * (QA * QB) as f32).round() as i32;
+        net
+    }
+
+    /// Reads a net file: little-endian `SLNN`, version, hidden size, then the weights.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, NetError> {
+        if bytes.len() < HEADER || &bytes[..4] != MAGIC {
+            return Err(NetError::Magic);
+        }
+        let word = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        if word(4) != VERSION {
+            return Err(NetError::Version(word(4)));
+        }
+        if word(8) as usize != HIDDEN {
+            return Err(NetError::Hidden(word(8)));
+        }
+        let base = match word(12) {
+            0 => Base::Material,
+            1 => Base::Classical,
+            other => return Err(NetError::Base(other)),
+        };
+        if bytes.len() != FILE_BYTES {
+            return Err(NetError::Length(bytes.len()));
+        }
+        let mut halves = bytes[HEADER..]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut net = Network::zeroed(base);
+        let mut fill =
+            |dst: &mut [i16]| dst.iter_mut().for_each(|w| *w = halves.next().unwrap_or(0));
+        for column in net.w1.iter_mut() {
+            fill(column);
+        }
+        fill(&mut net.b1);
+        fill(&mut net.w2[0]);
+        fill(&mut net.w2[1]);
+        net.b2 = word(FILE_BYTES - 4) as i32;
+        Ok(net)
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(FILE_BYTES);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        let base: u32 = match self.base {
+            Base::Material => 0,
+            Base::Classical => 1,
+        };
+        out.extend_from_slice(&base.to_le_bytes());
+        let halves = self
+            .w1
+            .iter()
+            .flatten()
+            .chain(&self.b1)
+            .chain(self.w2.iter().flatten());
+        for w in halves {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.b2.to_le_bytes());
+        out
+    }
+
+    /// Centipawns for the side to move.
+    pub fn evaluate(&self, pos: &Chess) -> i32 {
+        LAST.with_borrow_mut(|last| {
+            let pieces = pieces(pos.board());
+            if last.net != self.id || !self.update(last, &pieces) {
+                last.acc = [
+                    self.refresh(&pieces, Color::White),
+                    self.refresh(&pieces, Color::Black),
+                ];
+                last.net = self.id;
+            }
+            last.pieces = pieces;
+            let us = side(pos.turn());
+            self.finish(pos, &last.acc[us], &last.acc[us ^ 1])
+        })
+    }
+
+    /// The same without the thread's last position (for tests).
+    pub fn evaluate_from_scratch(&self, pos: &Chess) -> i32 {
+        let pieces = pieces(pos.board());
+        let us = pos.turn();
+        self.finish(pos, &self.refresh(&pieces, us), &self.refresh(&pieces, !us))
+    }
+
+    fn refresh(&self, pieces: &[[Bitboard; 6]; 2], perspective: Color) -> Accumulator {
+        let mut acc = self.b1;
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for sq in pieces[side(color)][role as usize - 1] {
+                    add(&mut acc, &self.w1[feature(perspective, color, role, sq)]);
+                }
+            }
+        }
+        acc
+    }
+
+    /// Moves the last accumulators to `pieces`; false if too much changed.
+    fn update(&self, last: &mut Last, pieces: &[[Bitboard; 6]; 2]) -> bool {
+        let changed: u32 = (0..12)
+            .map(|i| (last.pieces[i / 6][i % 6] ^ pieces[i / 6][i % 6]).count() as u32)
+            .sum();
+        if changed > MAX_CHANGES {
+            return false;
+        }
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let (old, new) = (
+                    last.pieces[side(color)][role as usize - 1],
+                    pieces[side(color)][role as usize - 1],
+                );
+                for sq in old & !new {
+                    sub(
+                        &mut last.acc[0],
+                        &self.w1[feature(Color::White, color, role, sq)],
+                    );
+                    sub(
+                        &mut last.acc[1],
+                        &self.w1[feature(Color::Black, color, role, sq)],
+                    );
+                }
+                for sq in new & !old {
+                    add(
+                        &mut last.acc[0],
+                        &self.w1[feature(Color::White, color, role, sq)],
+                    );
+                    add(
+                        &mut last.acc[1],
+                        &self.w1[feature(Color::Black, color, role, sq)],
+                    );
+                }
+            }
+        }
+        true
+    }
+
+    fn finish(&self, pos: &Chess, ours: &Accumulator, theirs: &Accumulator) -> i32 {
+        let sum = output(ours, &self.w2[0]) + output(theirs, &self.w2[1]);
+        self.base.evaluate(pos) + (sum / QA + self.b2) * SCALE / (QA * QB)
+    }
+}
+
+/// White 0, Black 1: the order of [`Color::ALL`] (shakmaty's discriminants are the
+/// other way round).
+#[inline]
+fn side(color: Color) -> usize {
+    usize::from(color == Color::Black)
+}
+
+fn next_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The pieces by colour and role.
+fn pieces(board: &Board) -> [[Bitboard; 6]; 2] {
+    Color::ALL.map(|color| Role::ALL.map(|role| board.by_color(color) & board.by_role(role)))
+}
+
+#[inline]
+fn add(acc: &mut Accumulator, column: &[i16; HIDDEN]) {
+    for (a, w) in acc.iter_mut().zip(column) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+#[inline]
+fn sub(acc: &mut Accumulator, column: &[i16; HIDDEN]) {
+    for (a, w) in acc.iter_mut().zip(column) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+/// Σ clamp(a, 0, QA)² · w. Training keeps |w| below 2, so that the sum stays in an i32.
+#[inline]
+fn output(acc: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
+    acc.iter()
+        .zip(w)
+        .map(|(&a, &w)| {
+            let v = i32::from(a).clamp(0, QA);
+            v * i32::from(w) * v
+        })
+        .sum()
+}
+
+/// The built-in net, parsed once and shared by every search.
+pub fn built_in() -> Arc<Network> {
+    static NET: OnceLock<Arc<Network>> = OnceLock::new();
+    NET.get_or_init(|| {
+        // The file is checked by a test; a broken one evaluates everything as equal.
+        Arc::new(Network::from_bytes(BUILT_IN).unwrap_or_else(|e| {
+            log::error!("built-in net: {e}");
+            Network::zeroed(Base::Material)
+        }))
+    })
+    .clone()
+}
+
+/// The `Eval=nnue` evaluator.
+pub struct Nnue(pub Arc<Network>);
+
+impl Evaluator for Nnue {
+    #[inline]
+    fn evaluate(&self, pos: &Chess) -> i32 {
+        self.0.evaluate(pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use shakmaty::CastlingMode;
+
+    #[test]
+    fn the_built_in_net_loads_and_round_trips() {
+        let net = Network::from_bytes(BUILT_IN).unwrap();
+        assert_eq!(net.to_bytes(), BUILT_IN);
+    }
+
+    #[test]
+    fn a_damaged_file_is_refused() {
+        assert!(matches!(Network::from_bytes(b"nope"), Err(NetError::Magic)));
+        let mut bytes = Network::zeroed(Base::Classical).to_bytes();
+        bytes.pop();
+        assert!(matches!(
+            Network::from_bytes(&bytes),
+            Err(NetError::Length(_))
+        ));
+        bytes[8] = 7;
+        assert!(matches!(
+            Network::from_bytes(&bytes),
+            Err(NetError::Hidden(_))
+        ));
+    }
+
+    #[test]
+    fn flipping_a_feature_twice_is_the_identity_and_matches_the_other_side() {
+        for f in 0..INPUTS {
+            assert_eq!(flip_feature(flip_feature(f)), f);
+        }
+        let f = feature(Color::White, Color::Black, Role::Queen, Square::D8);
+        assert_eq!(
+            flip_feature(f),
+            feature(Color::Black, Color::Black, Role::Queen, Square::D8)
+        );
+    }
+
+    #[test]
+    fn the_updated_accumulators_match_a_rebuild() {
+        let net = built_in();
+        let mut walk = 7u64;
+        let mut below = |n: usize| {
+            walk = walk.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (walk >> 33) as usize % n
+        };
+        for game in 0..20 {
+            let mut pos = Chess::default();
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[below(moves.len())];
+                // Now and then a search's next leaf lies in another part of the tree.
+                if below(10) == 0 {
+                    net.evaluate(&Chess::default());
+                }
+                let child = pos.clone().play(m).unwrap();
+                assert_eq!(
+                    net.evaluate(&child),
+                    net.evaluate_from_scratch(&child),
+                    "game {game}"
+                );
+                pos = child;
+            }
+        }
+    }
+
+    #[test]
+    fn the_built_in_net_likes_an_extra_queen() {
+        let nnue = Nnue(built_in());
+        let up =
+            Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", CastlingMode::Standard).unwrap();
+        assert!(nnue.evaluate(up.chess()) > 300);
+        let down =
+            Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", CastlingMode::Standard).unwrap();
+        assert!(nnue.evaluate(down.chess()) < -300);
+        let start = nnue.evaluate(Position::startpos().chess());
+        assert!(start.abs() < 100, "startpos {start}");
+    }
+}

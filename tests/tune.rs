@@ -1,0 +1,83 @@
+//! `searchlight tune --nnue` end to end: a malformed line stops it before a net is written;
+//! a good file trains a net the engine can load.
+
+// A failed expectation in a test helper should fail the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+const LINES: &str = "\
+4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900 | 1
+3qk3/8/8/8/8/8/8/4K3 b - - 0 1 | -900 | 0
+4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0 | 0.5
+r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 | 10 | 0.5
+";
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("searchlight-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn tune(data: &PathBuf, out: &PathBuf) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_searchlight"))
+        .args([
+            "tune",
+            "--nnue",
+            "--mirror",
+            "--epochs",
+            "3",
+            "--batch",
+            "2",
+            "--threads",
+            "2",
+        ])
+        .arg("--data")
+        .arg(data)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_malformed_line_stops_the_training_and_writes_no_net() {
+    let data = scratch("bad.txt");
+    std::fs::write(
+        &data,
+        format!("{LINES}4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0 | 2\n"),
+    )
+    .unwrap();
+    let out = scratch("bad.nnue");
+    let run = tune(&data, &out);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success());
+    assert!(
+        stderr.contains("line 5") && stderr.contains("bad result"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("no net written"), "{stderr}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn a_trained_net_loads_into_the_evaluator() {
+    let data = scratch("good.txt");
+    std::fs::write(&data, LINES).unwrap();
+    let out = scratch("good.nnue");
+    let run = tune(&data, &out);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(
+        stdout.contains("tune --nnue: loss") && stdout.contains("wrote"),
+        "{stdout}"
+    );
+    let bytes = std::fs::read(&out).unwrap();
+    let net = searchlight::board::eval::nnue::Network::from_bytes(&bytes).unwrap();
+    assert_eq!(net.base, searchlight::board::eval::nnue::Base::Classical);
+}
