@@ -15,7 +15,7 @@ use std::sync::{Arc, OnceLock};
 
 use shakmaty::{Bitboard, Board, Chess, Color, Position as _, Role, Square};
 
-use super::{Classical, Evaluator, Material};
+use super::{Breakdown, Classical, Evaluator, Material, Term};
 
 /// Inputs: two colours (own, enemy) × six roles × 64 squares.
 pub const INPUTS: usize = 768;
@@ -372,6 +372,23 @@ impl Evaluator for Nnue {
     fn evaluate(&self, pos: &Chess) -> i32 {
         self.0.evaluate(pos)
     }
+
+    /// The base evaluation's terms, then the net's correction as one more.
+    fn breakdown(&self, pos: &Chess) -> Breakdown {
+        let mut b = match self.0.base {
+            Base::Classical => Classical.breakdown(pos),
+            Base::Material => Material.breakdown(pos),
+        };
+        let side = if pos.turn() == Color::White { 1 } else { -1 };
+        let net = side * (self.0.evaluate(pos) - self.0.base.evaluate(pos));
+        b.terms.push(Term {
+            name: "network (added after the blend)",
+            mg: net,
+            eg: net,
+        });
+        b.white += net;
+        b
+    }
 }
 
 #[cfg(test)]
@@ -442,6 +459,21 @@ mod tests {
                 );
                 pos = child;
             }
+        }
+    }
+
+    #[test]
+    fn the_breakdown_ends_at_the_evaluation() {
+        let nnue = Nnue(built_in());
+        for fen in [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 3",
+        ] {
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            let b = nnue.breakdown(pos.chess());
+            let side = if pos.chess().turn() == Color::White { 1 } else { -1 };
+            assert_eq!(b.white, side * nnue.evaluate(pos.chess()), "{fen}");
+            assert!(b.terms.iter().any(|t| t.name.starts_with("network")));
         }
     }
 
