@@ -14,6 +14,7 @@ use thiserror::Error;
 
 use crate::board::eval::EVALUATORS;
 use crate::board::eval::WdlModel;
+use crate::board::eval::nnue::{self, Network};
 use crate::board::{Evaluator, Game, find_evaluator, rules};
 use crate::options::{Declared, OptionDecl, OptionError, Options};
 use crate::search::registry::{self, BACKENDS, DEFAULT_BACKEND};
@@ -64,10 +65,18 @@ pub static EVAL: LazyLock<Declared<&'static str>> = LazyLock::new(|| {
     Declared::combo("Eval", EVALUATORS[0].name, &NAMES, "static evaluator")
 });
 
+/// The network of `Eval=nnue`: a file `tune --nnue` wrote, or the one built in.
+pub static EVAL_FILE: Declared<String> = Declared::string(
+    "EvalFile",
+    BUILT_IN_NET,
+    "the network of Eval=nnue: a file written by searchlight tune --nnue, or <built-in>",
+);
+const BUILT_IN_NET: &str = "<built-in>";
+
 /// Every option the engine announces: its own, then each backend's (a declaration shared by
 /// a family is announced once).
 pub fn option_declarations() -> Vec<OptionDecl> {
-    let own: [&OptionDecl; 9] = [
+    let own: [&OptionDecl; 10] = [
         &THREADS.decl,
         &HASH.decl,
         &CLEAR_HASH.decl,
@@ -77,6 +86,7 @@ pub fn option_declarations() -> Vec<OptionDecl> {
         &SHOW_WDL.decl,
         &SEARCH.decl,
         &EVAL.decl,
+        &EVAL_FILE.decl,
     ];
     let mut decls: Vec<OptionDecl> = own.into_iter().cloned().collect();
     for &decl in BACKENDS.iter().flat_map(|b| b.options) {
@@ -94,6 +104,8 @@ pub enum EngineError {
     Option(#[from] OptionError),
     #[error(transparent)]
     Config(#[from] ConfigError),
+    #[error("EvalFile {0}; the net in use is kept")]
+    Net(String),
     #[error("a search is already running (send stop first)")]
     Busy,
     #[error("cannot start the search thread: {0}")]
@@ -113,6 +125,8 @@ struct Running {
 pub struct Engine {
     options: Options,
     eval: Arc<dyn Evaluator>,
+    /// The network `EvalFile` names, for `Eval=nnue`.
+    net: Arc<Network>,
     /// `None` while a search holds it.
     backend: Option<Box<dyn Backend>>,
     /// `new_game` arrived while the backend was away.
@@ -145,7 +159,8 @@ impl Engine {
         }
         Engine {
             options,
-            eval: (EVALUATORS[0].make)(),
+            eval: (EVALUATORS[0].make)(&nnue::built_in()),
+            net: nnue::built_in(),
             backend: Some(backend),
             pending_new_game: false,
             pending_configure: false,
@@ -196,10 +211,16 @@ impl Engine {
             backend.configure(&next)?;
             self.backend = Some(backend);
             self.pending_configure = false;
-        } else if decl_name == EVAL.name() {
+        } else if decl_name == EVAL.name() || decl_name == EVAL_FILE.name() {
+            let net = if decl_name == EVAL_FILE.name() {
+                load_net(&next.get(&EVAL_FILE))?
+            } else {
+                self.net.clone()
+            };
             if let Some(info) = find_evaluator(next.get(&EVAL)) {
-                self.eval = (info.make)();
+                self.eval = (info.make)(&net);
             }
+            self.net = net;
         } else if decl_name == CLEAR_HASH.name() {
             self.forget();
         } else {
@@ -397,6 +418,18 @@ impl Drop for Engine {
         self.stop();
         self.wait();
     }
+}
+
+/// The net `EvalFile` names; the built-in one for `<built-in>` or an empty value.
+fn load_net(path: &str) -> Result<Arc<Network>, EngineError> {
+    let path = path.trim();
+    if path.is_empty() || path == BUILT_IN_NET || path == "<empty>" {
+        return Ok(nnue::built_in());
+    }
+    let bytes =
+        std::fs::read(path).map_err(|e| EngineError::Net(format!("cannot read {path}: {e}")))?;
+    let net = Network::from_bytes(&bytes).map_err(|e| EngineError::Net(format!("{path}: {e}")))?;
+    Ok(Arc::new(net))
 }
 
 fn make_backend(name: &str) -> Box<dyn Backend> {

@@ -45,7 +45,8 @@ pub struct OptionDecl {
 }
 
 /// An option declaration typed by the value it holds: `i64` (spin), `bool` (check), `f64`
-/// (a real, announced as a string), `&'static str` (combo) or `()` (button).
+/// (a real, announced as a string), `&'static str` (combo), `String` (string) or `()`
+/// (button).
 #[derive(Debug)]
 pub struct Declared<T> {
     pub decl: OptionDecl,
@@ -112,6 +113,12 @@ impl Declared<&'static str> {
     }
 }
 
+impl Declared<String> {
+    pub const fn string(name: &'static str, default: &'static str, help: &'static str) -> Self {
+        Self::with(name, OptionKind::String { default }, help)
+    }
+}
+
 impl Declared<()> {
     pub const fn button(name: &'static str, help: &'static str) -> Self {
         Self::with(name, OptionKind::Button, help)
@@ -155,6 +162,15 @@ impl OptionType for &'static str {
     fn read(v: &OptionValue) -> Option<Self> {
         match v {
             OptionValue::Combo(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl OptionType for String {
+    fn read(v: &OptionValue) -> Option<Self> {
+        match v {
+            OptionValue::String(s) => Some(s.clone()),
             _ => None,
         }
     }

@@ -328,3 +328,47 @@ fn a_reader_that_goes_away_ends_a_tool_quietly() {
     assert_eq!(out.status.code(), Some(141), "{stderr}");
     let _ = std::fs::remove_file(&path);
 }
+
+/// `EvalFile`: a missing or damaged file is refused and the net in use kept; a good one
+/// is what `Eval=nnue` then evaluates with.
+#[test]
+fn an_eval_file_that_is_not_a_net_is_refused_and_a_good_one_is_used() {
+    use searchlight::board::eval::nnue::{Base, Network};
+    use searchlight::engine::EVAL_FILE;
+    let dir = std::env::temp_dir().join(format!("searchlight-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let garbage = dir.join("garbage.nnue");
+    std::fs::write(&garbage, b"not a net").unwrap();
+    let zero = dir.join("zero.nnue");
+    std::fs::write(&zero, Network::zeroed(Base::Material).to_bytes()).unwrap();
+
+    let mut e = engine_with_one_move_position();
+    rejected(
+        &mut e,
+        "setoption name EvalFile value /no/such/file.nnue",
+        "cannot read",
+    );
+    rejected(
+        &mut e,
+        &format!("setoption name EvalFile value {}", garbage.display()),
+        "not a Searchlight net",
+    );
+
+    let mut engine = searchlight::engine::Engine::new();
+    engine.set_option("Eval", Some("nnue")).unwrap();
+    let pos =
+        searchlight::board::Position::from_fen_auto("4k3/8/8/8/8/8/8/R3K3 b - - 0 1").unwrap();
+    let built_in = engine.evaluator().1.evaluate(pos.chess());
+    assert!(
+        engine
+            .set_option("EvalFile", Some("/no/such/file.nnue"))
+            .is_err()
+    );
+    assert_eq!(engine.options().get(&EVAL_FILE), "<built-in>");
+    assert_eq!(engine.evaluator().1.evaluate(pos.chess()), built_in);
+    // A net of zeros on `material` evaluates as `material` does: Black is a rook down.
+    engine.set_option("EvalFile", zero.to_str()).unwrap();
+    assert_eq!(engine.evaluator().1.evaluate(pos.chess()), -500);
+    engine.set_option("EvalFile", Some("<built-in>")).unwrap();
+    assert_eq!(engine.evaluator().1.evaluate(pos.chess()), built_in);
+}

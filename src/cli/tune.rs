@@ -207,7 +207,7 @@ fn fit_wdl(args: &TuneArgs, text: &str, threads: usize, started: Instant) -> Exi
     let Some(info) = find_evaluator(&args.eval) else {
         return fail("tune", format!("unknown evaluator '{}'", args.eval));
     };
-    let eval = (info.make)();
+    let eval = (info.make)(&nnue::built_in());
     let samples = match wdl::samples(text, eval.as_ref(), threads) {
         Ok(s) if s.is_empty() => return fail("tune", format!("{}: no positions", args.data)),
         Ok(s) => s,

@@ -616,7 +616,7 @@ mod tests {
         let all = positions();
         assert!(all.len() >= 500, "{} positions", all.len());
         for info in crate::board::eval::EVALUATORS {
-            let eval = (info.make)();
+            let eval = (info.make)(&crate::board::eval::nnue::built_in());
             for pos in &all {
                 let m = mirrored(pos);
                 assert_eq!(

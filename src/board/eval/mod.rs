@@ -106,11 +106,12 @@ pub const MATERIAL_WDL: WdlModel = WdlModel {
     b: [248.1, 142.2],
 };
 
-/// A selectable evaluator: its UCI name, a one-line description and a constructor.
+/// A selectable evaluator: its UCI name, a one-line description and a constructor, given
+/// the network the engine has loaded (`EvalFile`; only `nnue` uses it).
 pub struct EvaluatorInfo {
     pub name: &'static str,
     pub description: &'static str,
-    pub make: fn() -> Arc<dyn Evaluator>,
+    pub make: fn(&Arc<nnue::Network>) -> Arc<dyn Evaluator>,
     /// Win/draw/loss from its scores (`UCI_ShowWDL`), fitted by `tune --wdl`.
     pub wdl: WdlModel,
 }
@@ -120,13 +121,13 @@ pub const EVALUATORS: &[EvaluatorInfo] = &[
     EvaluatorInfo {
         name: "classical",
         description: "tapered classical evaluation with Texel-tuned weights (for play)",
-        make: || Arc::new(Classical),
+        make: |_| Arc::new(Classical),
         wdl: CLASSICAL_WDL,
     },
     EvaluatorInfo {
         name: "nnue",
         description: "a 768x128 network trained on the engine's own self-play positions",
-        make: || Arc::new(Nnue(nnue::built_in())),
+        make: |net| Arc::new(Nnue(net.clone())),
         // The net corrects `classical` on its scale; a fit on the net's own training
         // positions (the only data at hand) would flatter it.
         wdl: CLASSICAL_WDL,
@@ -134,7 +135,7 @@ pub const EVALUATORS: &[EvaluatorInfo] = &[
     EvaluatorInfo {
         name: "material",
         description: "material only: P=100 N=320 B=330 R=500 Q=900 (the research baseline)",
-        make: || Arc::new(Material),
+        make: |_| Arc::new(Material),
         wdl: MATERIAL_WDL,
     },
 ];

@@ -471,7 +471,11 @@ mod tests {
         ] {
             let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
             let b = nnue.breakdown(pos.chess());
-            let side = if pos.chess().turn() == Color::White { 1 } else { -1 };
+            let side = if pos.chess().turn() == Color::White {
+                1
+            } else {
+                -1
+            };
             assert_eq!(b.white, side * nnue.evaluate(pos.chess()), "{fen}");
             assert!(b.terms.iter().any(|t| t.name.starts_with("network")));
         }
