@@ -1,8 +1,9 @@
 //! `Eval=nnue`: a small efficiently-updatable neural network, 768 inputs (colour relative
 //! to the side to move, role, square from that side) → one hidden layer of [`HIDDEN`]
-//! per perspective, squared clipped ReLU → 1, quantised to 16-bit integers. Trained by
-//! `searchlight tune --nnue` on the project's own `datagen` positions (see the README's
-//! "NNUE"); the committed net is built into the binary.
+//! per perspective, squared clipped ReLU → 1, quantised to 16-bit integers, whose output
+//! is added to a base evaluation ([`Base`]: the committed net corrects `classical`).
+//! Trained by `searchlight tune --nnue` on the project's own `datagen` positions (see the
+//! README's "NNUE"); the committed net is built into the binary, `EvalFile` loads another.
 //!
 //! The search hands an evaluator a position, not a move, so the accumulators are updated
 //! from the last position this thread evaluated rather than move by move: the pieces that
@@ -355,7 +356,7 @@ fn output(acc: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
 pub fn built_in() -> Arc<Network> {
     static NET: OnceLock<Arc<Network>> = OnceLock::new();
     NET.get_or_init(|| {
-        // The file is checked by a test; a broken one evaluates everything as equal.
+        // The file is checked by a test; were it broken, `nnue` would be `material`.
         Arc::new(Network::from_bytes(BUILT_IN).unwrap_or_else(|e| {
             log::error!("built-in net: {e}");
             Network::zeroed(Base::Material)
