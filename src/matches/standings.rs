@@ -88,8 +88,8 @@ impl Sprt {
     /// The decision the tally calls for, if it calls for one. None before
     /// [`MIN_SPRT_GAMES`]: the variance in the LLR is the sample's, and over a handful of
     /// pairs that all went one way it is near zero, so the LLR leaps past a bound on no
-    /// real evidence (a match once "accepted" +15 Elo after four game pairs, 3-1-0 in
-    /// won, split and drawn pairs).
+    /// real evidence (a match once "accepted" +15 Elo after four game pairs, one won 2-0
+    /// and three 1½-½).
     pub fn decide(&self, tally: &Tally, game: usize) -> Option<Decision> {
         if tally.games() < MIN_SPRT_GAMES {
             return None;
