@@ -175,7 +175,8 @@ fn train_net(args: &TuneArgs, text: &str, threads: usize, started: Instant) -> E
     train::train(&data, &mut net, k, &settings, |epoch, loss, held_loss| {
         last = (loss, held_loss);
         eprintln!(
-            "  epoch {epoch}: loss {loss:.6}, held out {held_loss:.6} ({:.0} s)",
+            "  epoch {epoch}: loss {loss:.6}, held out {} ({:.0} s)",
+            held_text(held_loss),
             started.elapsed().as_secs_f64()
         );
     });
@@ -184,14 +185,23 @@ fn train_net(args: &TuneArgs, text: &str, threads: usize, started: Instant) -> E
         return fail("tune", format!("cannot write {out}: {e}"));
     }
     println!(
-        "tune --nnue: loss {before:.6} -> {:.6}, held out {:.6} (K = {k:.4}, {} positions, {} epochs) in {:.1} s; wrote {out}",
+        "tune --nnue: loss {before:.6} -> {:.6}, held out {} (K = {k:.4}, {} positions, {} epochs) in {:.1} s; wrote {out}",
         last.0,
-        last.1,
+        held_text(last.1),
         data.len(),
         settings.epochs,
         started.elapsed().as_secs_f64()
     );
     ExitCode::SUCCESS
+}
+
+/// The held-out loss, or "none" when too few positions were given to hold any out.
+fn held_text(loss: f64) -> String {
+    if loss.is_nan() {
+        "none".into()
+    } else {
+        format!("{loss:.6}")
+    }
 }
 
 /// A number from 0 to 1.
