@@ -157,10 +157,11 @@ impl Engine {
         if let Err(e) = backend.configure(&options) {
             log::warn!("backend refused the default options: {e}");
         }
+        let net = nnue::built_in();
         Engine {
             options,
-            eval: (EVALUATORS[0].make)(&nnue::built_in()),
-            net: nnue::built_in(),
+            eval: (EVALUATORS[0].make)(&net),
+            net,
             backend: Some(backend),
             pending_new_game: false,
             pending_configure: false,

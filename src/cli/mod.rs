@@ -84,8 +84,8 @@ fn read(path: &str) -> Result<String, String> {
 }
 
 /// Writes a file the tool produces.
-fn write(path: &str, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))
+fn write(path: &str, contents: impl AsRef<[u8]>) -> Result<(), String> {
+    std::fs::write(path, contents).map_err(|e| format!("cannot write {path}: {e}"))
 }
 
 /// A progress bar of `len` steps with this template (`{bar}`, `{pos}`, `{msg}`, ...).

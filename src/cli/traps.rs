@@ -291,7 +291,7 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
     bar.finish_and_clear();
     let levels = trap_generate::levels(args.max_level);
     let shares = trap_generate::shares(&samples, &args.plies, &levels);
-    write(&args.csv, &trap_generate::samples_csv(&samples))?;
+    write(&args.csv, trap_generate::samples_csv(&samples))?;
     let mover = args
         .engine
         .clone()
@@ -318,7 +318,7 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
             .collect();
         println!("| {} | {} |{cells}", s.ply, s.positions);
     }
-    write(&args.svg, &trap_generate::chart(&shares, &levels))?;
+    write(&args.svg, trap_generate::chart(&shares, &levels))?;
     println!("wrote {} and {}", args.csv, args.svg);
     Ok(())
 }

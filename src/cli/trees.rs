@@ -189,7 +189,7 @@ fn run_growth(args: &GrowthArgs) -> Result<(), String> {
         }
     }
     write(&args.csv, &result.csv)?;
-    write(&args.svg, &result.chart(&spec))?;
+    write(&args.svg, result.chart(&spec))?;
     println!("\nwrote {} and {}", args.csv, args.svg);
     Ok(())
 }
@@ -217,8 +217,8 @@ fn run_parity(args: &ParityArgs) -> Result<(), String> {
             );
         }
     }
-    write(&args.csv, &parity_csv(&rows))?;
-    write(&args.svg, &parity_chart(&rows))?;
+    write(&args.csv, parity_csv(&rows))?;
+    write(&args.svg, parity_chart(&rows))?;
     println!("wrote {} and {}", args.csv, args.svg);
     Ok(())
 }
@@ -250,7 +250,7 @@ fn run_chess(args: &ChessArgs) -> Result<(), String> {
     })
     .map_err(|e| e.to_string())?;
     if let Some(path) = &args.csv {
-        write(path, &chess_csv(&rows, args.depth))?;
+        write(path, chess_csv(&rows, args.depth))?;
         println!("wrote {path}");
     }
     Ok(())
@@ -314,7 +314,7 @@ fn run_critical(args: &CriticalArgs) -> Result<(), String> {
         }
     }
     let svg = critical::chart(&spec, &series);
-    write(&args.csv, &critical_csv(&rows))?;
+    write(&args.csv, critical_csv(&rows))?;
     write(&args.svg, &svg)?;
     println!("wrote {} and {}", args.csv, args.svg);
     Ok(())

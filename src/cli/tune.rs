@@ -121,7 +121,7 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         args.lambda,
         epochs
     );
-    if let Err(e) = write(out, &tune::source(&tuned, &provenance)) {
+    if let Err(e) = write(out, tune::source(&tuned, &provenance)) {
         return fail("tune", e);
     }
     println!(
@@ -152,7 +152,7 @@ fn train_net(args: &TuneArgs, text: &str, threads: usize, started: Instant) -> E
         Err(e) => return fail("tune", format!("{}: {e}; no net written", args.data)),
     };
     let k = data.fit_k();
-    data.blend(args.lambda as f32, k);
+    data.blend(args.lambda, k);
     let settings = train::Settings {
         epochs: args.epochs.unwrap_or(40),
         rate: args.rate.unwrap_or(0.001) as f32,
@@ -172,17 +172,24 @@ fn train_net(args: &TuneArgs, text: &str, threads: usize, started: Instant) -> E
         started.elapsed().as_secs_f64()
     );
     let mut last = (before, f64::NAN);
-    train::train(&data, &mut net, k, &settings, |epoch, loss, held_loss| {
-        last = (loss, held_loss);
-        eprintln!(
-            "  epoch {epoch}: loss {loss:.6}, held out {} ({:.0} s)",
-            held_text(held_loss),
-            started.elapsed().as_secs_f64()
-        );
-    });
-    let bytes = net.quantise(base).to_bytes();
-    if let Err(e) = std::fs::write(out, bytes) {
-        return fail("tune", format!("cannot write {out}: {e}"));
+    let sets = (train_set, held);
+    train::train(
+        &data,
+        &mut net,
+        k,
+        &settings,
+        sets,
+        |epoch, loss, held_loss| {
+            last = (loss, held_loss);
+            eprintln!(
+                "  epoch {epoch}: loss {loss:.6}, held out {} ({:.0} s)",
+                held_text(held_loss),
+                started.elapsed().as_secs_f64()
+            );
+        },
+    );
+    if let Err(e) = write(out, net.quantise(base).to_bytes()) {
+        return fail("tune", e);
     }
     println!(
         "tune --nnue: loss {before:.6} -> {:.6}, held out {} (K = {k:.4}, {} positions, {} epochs) in {:.1} s; wrote {out}",

@@ -9,8 +9,7 @@
 //! out and its loss reported beside the training loss, so that overfitting shows.
 
 use crate::board::eval::nnue::{self, Base, HIDDEN, INPUTS, Network};
-use crate::board::eval::wdl::sigmoid as logistic;
-use crate::experiments::tune::{DataError, golden_section, parse_line};
+use crate::experiments::tune::{DataError, blended, golden_section, parse_line, sigmoid};
 use crate::tree::rng::Rng;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position as _, Role};
 
@@ -109,7 +108,7 @@ impl NetData {
                 .score
                 .iter()
                 .zip(&self.result)
-                .map(|(&s, &r)| (logistic(k * f64::from(s) / 400.0) - f64::from(r)).powi(2))
+                .map(|(&s, &r)| (sigmoid(k, f64::from(s)) - f64::from(r)).powi(2))
                 .sum();
             sum / self.len().max(1) as f64
         };
@@ -117,11 +116,10 @@ impl NetData {
     }
 
     /// Sets the targets: `λ·result + (1−λ)·sigmoid(K·score/400)`, for the side to move.
-    pub fn blend(&mut self, lambda: f32, k: f32) {
+    pub fn blend(&mut self, lambda: f64, k: f32) {
         self.target = (0..self.len())
             .map(|i| {
-                let white = lambda * self.result[i]
-                    + (1.0 - lambda) * logistic(f64::from(k * self.score[i] / 400.0)) as f32;
+                let white = blended(lambda, self.result[i], k, self.score[i]) as f32;
                 if self.white_to_move[i] {
                     white
                 } else {
@@ -280,16 +278,16 @@ pub fn split(data: &NetData, settings: &Settings) -> (Vec<u32>, Vec<u32>) {
     (train, order)
 }
 
-/// Adam over every parameter; `report(epoch, training loss, held-out loss)` after each
-/// epoch.
+/// Adam over every parameter on the training set of [`split`]; `report(epoch, training
+/// loss, held-out loss)` after each epoch.
 pub fn train(
     data: &NetData,
     net: &mut FloatNet,
     k: f32,
     settings: &Settings,
+    (mut train, held): (Vec<u32>, Vec<u32>),
     mut report: impl FnMut(usize, f64, f64),
 ) {
-    let (mut train, held) = split(data, settings);
     let mut rng = Rng::new(settings.seed ^ 0x5eed);
     let (mut m, mut v) = (vec![0.0f32; PARAMS], vec![0.0f32; PARAMS]);
     let (beta1, beta2) = (0.9f32, 0.999f32);
@@ -397,7 +395,8 @@ mod tests {
         let all: Vec<u32> = (0..6).collect();
         let mut net = FloatNet::random(3);
         let before = net.loss(&data, &all, 1.0, 2);
-        train(&data, &mut net, 1.0, &settings(300), |_, _, _| {});
+        let sets = split(&data, &settings(300));
+        train(&data, &mut net, 1.0, &settings(300), sets, |_, _, _| {});
         let after = net.loss(&data, &all, 1.0, 2);
         assert!(after < before / 4.0, "{before} -> {after}");
         // The side with the queen is ahead, in float and quantised, and the quantised net

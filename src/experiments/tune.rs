@@ -65,8 +65,7 @@ impl Data {
     /// a less noisy, if biased, witness of who stands better.
     pub fn blend(&mut self, lambda: f64, k: f64) {
         for s in &mut self.samples {
-            let searched = sigmoid(k, f64::from(s.score));
-            s.result = (lambda * f64::from(s.result) + (1.0 - lambda) * searched) as f32;
+            s.result = blended(lambda, s.result, k, s.score) as f32;
         }
     }
 
@@ -276,8 +275,13 @@ impl Data {
 }
 
 #[inline]
-fn sigmoid(k: f64, eval: f64) -> f64 {
+pub(crate) fn sigmoid(k: f64, eval: f64) -> f64 {
     logistic(k * eval / 400.0)
+}
+
+/// The target `lambda·result + (1−lambda)·sigmoid(K·score/400)` (see [`Data::blend`]).
+pub(crate) fn blended(lambda: f64, result: f32, k: impl Into<f64>, score: f32) -> f64 {
+    lambda * f64::from(result) + (1.0 - lambda) * sigmoid(k.into(), f64::from(score))
 }
 
 /// The K that makes the weights predict the results best (golden-section search).

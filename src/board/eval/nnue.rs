@@ -48,6 +48,7 @@ pub enum Base {
 }
 
 impl Base {
+    /// In the order of their codes in a net file (0 material, 1 classical).
     pub const ALL: [Base; 2] = [Base::Material, Base::Classical];
 
     pub fn name(self) -> &'static str {
@@ -181,11 +182,8 @@ impl Network {
         if word(8) as usize != HIDDEN {
             return Err(NetError::Hidden(word(8)));
         }
-        let base = match word(12) {
-            0 => Base::Material,
-            1 => Base::Classical,
-            other => return Err(NetError::Base(other)),
-        };
+        let code = word(12);
+        let base = *Base::ALL.get(code as usize).ok_or(NetError::Base(code))?;
         if bytes.len() != FILE_BYTES {
             return Err(NetError::Length(bytes.len()));
         }
@@ -210,11 +208,8 @@ impl Network {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
-        let base: u32 = match self.base {
-            Base::Material => 0,
-            Base::Classical => 1,
-        };
-        out.extend_from_slice(&base.to_le_bytes());
+        let code = Base::ALL.iter().position(|&b| b == self.base).unwrap_or(0) as u32;
+        out.extend_from_slice(&code.to_le_bytes());
         let halves = self
             .w1
             .iter()
@@ -233,10 +228,7 @@ impl Network {
         LAST.with_borrow_mut(|last| {
             let pieces = pieces(pos.board());
             if last.net != self.id || !self.update(last, &pieces) {
-                last.acc = [
-                    self.refresh(&pieces, Color::White),
-                    self.refresh(&pieces, Color::Black),
-                ];
+                last.acc = Color::ALL.map(|perspective| self.refresh(&pieces, perspective));
                 last.net = self.id;
             }
             last.pieces = pieces;
@@ -278,25 +270,13 @@ impl Network {
                     last.pieces[side(color)][role as usize - 1],
                     pieces[side(color)][role as usize - 1],
                 );
-                for sq in old & !new {
-                    sub(
-                        &mut last.acc[0],
-                        &self.w1[feature(Color::White, color, role, sq)],
-                    );
-                    sub(
-                        &mut last.acc[1],
-                        &self.w1[feature(Color::Black, color, role, sq)],
-                    );
-                }
-                for sq in new & !old {
-                    add(
-                        &mut last.acc[0],
-                        &self.w1[feature(Color::White, color, role, sq)],
-                    );
-                    add(
-                        &mut last.acc[1],
-                        &self.w1[feature(Color::Black, color, role, sq)],
-                    );
+                for (acc, perspective) in last.acc.iter_mut().zip(Color::ALL) {
+                    for sq in old & !new {
+                        sub(acc, &self.w1[feature(perspective, color, role, sq)]);
+                    }
+                    for sq in new & !old {
+                        add(acc, &self.w1[feature(perspective, color, role, sq)]);
+                    }
                 }
             }
         }
