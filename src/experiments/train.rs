@@ -77,7 +77,7 @@ impl NetData {
                     for role in Role::ALL {
                         for sq in board.by_color(color) & board.by_role(role) {
                             data.features
-                                .push(nnue::feature(Color::White, color, role, sq) as u16);
+                                .push(nnue::feature(Color::White, color, role, sq));
                         }
                     }
                 }
@@ -140,7 +140,7 @@ impl NetData {
         theirs.clear();
         let range = self.starts[i] as usize..self.starts[i + 1] as usize;
         for &f in &self.features[range] {
-            let (white, black) = (f as usize, nnue::flip_feature(f as usize));
+            let (white, black) = (usize::from(f), usize::from(nnue::flip_feature(f)));
             if self.white_to_move[i] {
                 ours.push(white);
                 theirs.push(black);

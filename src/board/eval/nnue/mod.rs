@@ -10,10 +10,13 @@
 //! differ (a handful between neighbouring leaves of a search) are taken out and put in,
 //! and a position far from the last one is rebuilt from scratch.
 
+mod kernels;
+
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
+use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Board, Chess, Color, Position as _, Role, Square};
 
 use super::{Breakdown, Classical, Evaluator, Material, Term};
@@ -34,7 +37,7 @@ const VERSION: u32 = 2;
 pub const FILE_BYTES: usize = HEADER + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
 
 /// The net that ships with the engine (README, "NNUE": the command that trained it).
-static BUILT_IN: &[u8] = include_bytes!("../../../nets/searchlight-768x128.nnue");
+static BUILT_IN: &[u8] = include_bytes!("../../../../nets/searchlight-768x128.nnue");
 
 /// Magic, version, hidden size, base.
 const HEADER: usize = 16;
@@ -83,22 +86,27 @@ pub struct Network {
 /// One perspective's hidden layer before activation.
 type Accumulator = [i16; HIDDEN];
 
-/// A thread's last evaluated position, by colour and role, and its accumulators from
-/// White's and from Black's side.
+/// A board as the net reads it: White's pieces, Black's, then each role's.
+type Placement = [Bitboard; 8];
+
+const EMPTY: Placement = [Bitboard::EMPTY; 8];
+
+/// A thread's last evaluated placement and its accumulators from White's and from
+/// Black's side.
 struct Last {
     net: u64,
-    pieces: [[Bitboard; 6]; 2],
+    placement: Placement,
     acc: [Accumulator; 2],
 }
 
 thread_local! {
     static LAST: RefCell<Last> = const {
-        RefCell::new(Last { net: 0, pieces: [[Bitboard::EMPTY; 6]; 2], acc: [[0; HIDDEN]; 2] })
+        RefCell::new(Last { net: 0, placement: EMPTY, acc: [[0; HIDDEN]; 2] })
     };
 }
 
 /// Beyond this many pieces put in or taken out, a rebuild is cheaper.
-const MAX_CHANGES: u32 = 16;
+const MAX_CHANGES: usize = 16;
 
 /// Why a net file was refused.
 #[derive(Debug, thiserror::Error)]
@@ -113,24 +121,26 @@ pub enum NetError {
     Base(u32),
     #[error("{0} bytes, a {HIDDEN}-neuron net has {FILE_BYTES}")]
     Length(usize),
+    #[error("an output weight of {0}, beyond the ±{max} this build computes with", max = kernels::MAX_OUTPUT_WEIGHT)]
+    OutputWeight(i16),
 }
 
 /// The input a piece of `color` and `role` on `sq` feeds, seen from `perspective`: its
 /// colour as own or enemy, the square flipped vertically for Black, so that a position and
 /// its colour-flipped mirror give the side to move the same inputs.
 #[inline]
-pub fn feature(perspective: Color, color: Color, role: Role, sq: Square) -> usize {
-    let enemy = usize::from(color != perspective);
+pub fn feature(perspective: Color, color: Color, role: Role, sq: Square) -> u16 {
+    let enemy = u16::from(color != perspective);
     let sq = match perspective {
-        Color::White => sq as usize,
-        Color::Black => sq as usize ^ 56,
+        Color::White => sq as u16,
+        Color::Black => sq as u16 ^ 56,
     };
-    enemy * 384 + (role as usize - 1) * 64 + sq
+    enemy * 384 + (role as u16 - 1) * 64 + sq
 }
 
 /// The same input seen from the other side.
 #[inline]
-pub fn flip_feature(f: usize) -> usize {
+pub fn flip_feature(f: u16) -> u16 {
     let enemy = f / 384;
     let rest = f % 384;
     (enemy ^ 1) * 384 + (rest & !63) + ((rest & 63) ^ 56)
@@ -200,6 +210,10 @@ impl Network {
         fill(&mut net.w2[0]);
         fill(&mut net.w2[1]);
         net.b2 = word(FILE_BYTES - 4) as i32;
+        let max = kernels::MAX_OUTPUT_WEIGHT;
+        if let Some(&w) = net.w2.iter().flatten().find(|w| !(-max..=max).contains(*w)) {
+            return Err(NetError::OutputWeight(w));
+        }
         Ok(net)
     }
 
@@ -226,12 +240,12 @@ impl Network {
     /// Centipawns for the side to move.
     pub fn evaluate(&self, pos: &Chess) -> i32 {
         LAST.with_borrow_mut(|last| {
-            let pieces = pieces(pos.board());
-            if last.net != self.id || !self.update(last, &pieces) {
-                last.acc = Color::ALL.map(|perspective| self.refresh(&pieces, perspective));
+            let now = placement(pos.board());
+            if last.net != self.id || !self.update(last, &now) {
+                last.acc = self.refresh(&now);
                 last.net = self.id;
             }
-            last.pieces = pieces;
+            last.placement = now;
             let us = side(pos.turn());
             self.finish(pos, &last.acc[us], &last.acc[us ^ 1])
         })
@@ -239,52 +253,45 @@ impl Network {
 
     /// The same without the thread's last position (for tests).
     pub fn evaluate_from_scratch(&self, pos: &Chess) -> i32 {
-        let pieces = pieces(pos.board());
-        let us = pos.turn();
-        self.finish(pos, &self.refresh(&pieces, us), &self.refresh(&pieces, !us))
+        let acc = self.refresh(&placement(pos.board()));
+        let us = side(pos.turn());
+        self.finish(pos, &acc[us], &acc[us ^ 1])
     }
 
-    fn refresh(&self, pieces: &[[Bitboard; 6]; 2], perspective: Color) -> Accumulator {
-        let mut acc = self.b1;
-        for color in Color::ALL {
-            for role in Role::ALL {
-                for sq in pieces[side(color)][role as usize - 1] {
-                    add(&mut acc, &self.w1[feature(perspective, color, role, sq)]);
-                }
-            }
-        }
+    /// Both accumulators, built from the biases up.
+    fn refresh(&self, now: &Placement) -> [Accumulator; 2] {
+        // A legal position has at most 32 pieces; an illegal one loses the rest.
+        let mut features = ArrayVec::<u16, 32>::new();
+        new_pieces(now, &EMPTY, |f| {
+            let _ = features.try_push(f);
+        });
+        let mut acc = [self.b1; 2];
+        kernels::apply(&mut acc[0], &self.w1, &[], &features);
+        features.iter_mut().for_each(|f| *f = flip_feature(*f));
+        kernels::apply(&mut acc[1], &self.w1, &[], &features);
         acc
     }
 
-    /// Moves the last accumulators to `pieces`; false if too much changed.
-    fn update(&self, last: &mut Last, pieces: &[[Bitboard; 6]; 2]) -> bool {
-        let changed: u32 = (0..12)
-            .map(|i| (last.pieces[i / 6][i % 6] ^ pieces[i / 6][i % 6]).count() as u32)
-            .sum();
-        if changed > MAX_CHANGES {
+    /// Moves the last accumulators to `now`; false if too much changed.
+    fn update(&self, last: &mut Last, now: &Placement) -> bool {
+        let mut gone = ArrayVec::<u16, MAX_CHANGES>::new();
+        let mut came = ArrayVec::<u16, MAX_CHANGES>::new();
+        let mut fits = true;
+        new_pieces(&last.placement, now, |f| fits &= gone.try_push(f).is_ok());
+        new_pieces(now, &last.placement, |f| fits &= came.try_push(f).is_ok());
+        if !fits || gone.len() + came.len() > MAX_CHANGES {
             return false;
         }
-        for color in Color::ALL {
-            for role in Role::ALL {
-                let (old, new) = (
-                    last.pieces[side(color)][role as usize - 1],
-                    pieces[side(color)][role as usize - 1],
-                );
-                for (acc, perspective) in last.acc.iter_mut().zip(Color::ALL) {
-                    for sq in old & !new {
-                        sub(acc, &self.w1[feature(perspective, color, role, sq)]);
-                    }
-                    for sq in new & !old {
-                        add(acc, &self.w1[feature(perspective, color, role, sq)]);
-                    }
-                }
-            }
+        kernels::apply(&mut last.acc[0], &self.w1, &gone, &came);
+        for f in gone.iter_mut().chain(came.iter_mut()) {
+            *f = flip_feature(*f);
         }
+        kernels::apply(&mut last.acc[1], &self.w1, &gone, &came);
         true
     }
 
     fn finish(&self, pos: &Chess, ours: &Accumulator, theirs: &Accumulator) -> i32 {
-        let sum = output(ours, &self.w2[0]) + output(theirs, &self.w2[1]);
+        let sum = kernels::output(ours, &self.w2[0]) + kernels::output(theirs, &self.w2[1]);
         self.base.evaluate(pos) + (sum / QA + self.b2) * SCALE / (QA * QB)
     }
 }
@@ -301,35 +308,27 @@ fn next_id() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// The pieces by colour and role.
-fn pieces(board: &Board) -> [[Bitboard; 6]; 2] {
-    Color::ALL.map(|color| Role::ALL.map(|role| board.by_color(color) & board.by_role(role)))
-}
-
-#[inline]
-fn add(acc: &mut Accumulator, column: &[i16; HIDDEN]) {
-    for (a, w) in acc.iter_mut().zip(column) {
-        *a = a.wrapping_add(*w);
+fn placement(board: &Board) -> Placement {
+    let mut p = EMPTY;
+    p[0] = board.by_color(Color::White);
+    p[1] = board.by_color(Color::Black);
+    for role in Role::ALL {
+        p[1 + role as usize] = board.by_role(role);
     }
+    p
 }
 
+/// Calls `f` with the input, from White's side, of each piece in `now` and not in `then`.
 #[inline]
-fn sub(acc: &mut Accumulator, column: &[i16; HIDDEN]) {
-    for (a, w) in acc.iter_mut().zip(column) {
-        *a = a.wrapping_sub(*w);
+fn new_pieces(now: &Placement, then: &Placement, mut f: impl FnMut(u16)) {
+    for color in Color::ALL {
+        for role in Role::ALL {
+            let of = |p: &Placement| p[side(color)] & p[1 + role as usize];
+            for sq in of(now) & !of(then) {
+                f(feature(Color::White, color, role, sq));
+            }
+        }
     }
-}
-
-/// Σ clamp(a, 0, QA)² · w. Training keeps |w| below 2, so that the sum stays in an i32.
-#[inline]
-fn output(acc: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
-    acc.iter()
-        .zip(w)
-        .map(|(&a, &w)| {
-            let v = i32::from(a).clamp(0, QA);
-            v * i32::from(w) * v
-        })
-        .sum()
 }
 
 /// The built-in net, parsed once and shared by every search.
@@ -398,11 +397,19 @@ mod tests {
             Network::from_bytes(&bytes),
             Err(NetError::Hidden(_))
         ));
+        // An output weight the 16-bit product cannot hold.
+        let mut bytes = Network::zeroed(Base::Classical).to_bytes();
+        let w2 = HEADER + 2 * (INPUTS * HIDDEN + HIDDEN);
+        bytes[w2..w2 + 2].copy_from_slice(&200i16.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&bytes),
+            Err(NetError::OutputWeight(200))
+        ));
     }
 
     #[test]
     fn flipping_a_feature_twice_is_the_identity_and_matches_the_other_side() {
-        for f in 0..INPUTS {
+        for f in 0..INPUTS as u16 {
             assert_eq!(flip_feature(flip_feature(f)), f);
         }
         let f = feature(Color::White, Color::Black, Role::Queen, Square::D8);
