@@ -17,6 +17,7 @@ use crate::board::eval::WdlModel;
 use crate::board::eval::nnue::{self, Network};
 use crate::board::{Evaluator, Game, find_evaluator, rules};
 use crate::options::{Declared, OptionDecl, OptionError, Options};
+use crate::search::pvs::skill::{CALIBRATED_EVAL, LIMIT_STRENGTH};
 use crate::search::registry::{self, BACKENDS, DEFAULT_BACKEND};
 use crate::search::{
     Backend, ConfigError, HASH, Info, InfoSink, Limits, SearchControl, SearchRequest, SearchResult,
@@ -280,8 +281,19 @@ impl Engine {
         SearchJob {
             backend,
             options: self.options.clone(),
-            eval: Arc::clone(&self.eval),
+            eval: self.search_eval(),
         }
+    }
+
+    /// The evaluator a search runs with: `Eval`'s, except that the strength levels play
+    /// with the one they were calibrated with.
+    fn search_eval(&self) -> Arc<dyn Evaluator> {
+        if self.options.get(&LIMIT_STRENGTH)
+            && let Some(info) = find_evaluator(CALIBRATED_EVAL)
+        {
+            return (info.make)(&self.net);
+        }
+        Arc::clone(&self.eval)
     }
 
     /// Takes back the backend of a finished search (`None`: its thread died).

@@ -42,3 +42,13 @@ fn classical_signature_is_stable() {
         "pvs or the classical weights changed"
     );
 }
+
+/// So does the built-in net (the default evaluator for play): a new net changes it.
+#[test]
+fn nnue_signature_is_stable() {
+    assert_eq!(
+        total_nodes("pvs", "nnue", 6),
+        83_358,
+        "pvs, the classical weights or the built-in net changed"
+    );
+}

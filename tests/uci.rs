@@ -83,6 +83,15 @@ fn positions_and_every_kind_of_go_give_legal_moves() {
         lines.iter().any(|l| l.contains("score mate 2")),
         "{lines:?}"
     );
+    // And a plain `go depth 7` with the default evaluator sees the quiet sacrifice.
+    e.send("ucinewgame");
+    e.send(&format!("position fen {wac1}"));
+    let (lines, best) = e.go("go depth 7", &chess(wac1));
+    assert_eq!(best, "g3g6");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 2")),
+        "{lines:?}"
+    );
 
     e.send("quit");
 }
@@ -299,7 +308,7 @@ fn debug_commands_answer_perft_board_and_eval() {
     );
     e.send("eval");
     let lines = e.expect("Final evaluation:");
-    assert!(lines[0].starts_with("Eval=classical"), "{lines:?}");
+    assert!(lines[0].starts_with("Eval=nnue"), "{lines:?}");
     e.sync();
 }
 

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::fail;
+use crate::board::eval::DEFAULT_EVAL;
 use crate::experiments::bench::{DEFAULT_DEPTH, POSITIONS, bench};
 
 #[derive(Debug, Args)]
@@ -19,8 +20,8 @@ pub struct BenchArgs {
     /// Table size in MB (cleared before every position).
     #[arg(long, default_value_t = 16)]
     pub hash: u32,
-    /// The evaluator (the signature is that of the default, `classical`).
-    #[arg(long, default_value = "classical")]
+    /// The evaluator (the signature is that of the default).
+    #[arg(long, default_value = DEFAULT_EVAL)]
     pub eval: String,
 }
 

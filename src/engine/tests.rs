@@ -160,3 +160,26 @@ fn a_bad_option_changes_nothing() {
     engine.set_option("Search", Some("alphabeta")).unwrap();
     assert_eq!(engine.options().get(&SEARCH), "alphabeta");
 }
+
+#[test]
+fn the_strength_levels_search_with_the_evaluator_they_were_calibrated_with() {
+    let (mut engine, _) = Scripted::engine();
+    // A position where `nnue` and `classical` disagree (the net corrects the latter).
+    let pos = Position::from_fen(
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        CastlingMode::Standard,
+    )
+    .unwrap();
+    let classical = crate::board::eval::Classical.evaluate(pos.chess());
+    let played = |engine: &Engine| engine.search_eval().evaluate(pos.chess());
+    assert_eq!(engine.options().get(&EVAL), "nnue");
+    assert_ne!(played(&engine), classical, "nnue is the default");
+    engine
+        .set_option("UCI_LimitStrength", Some("true"))
+        .unwrap();
+    assert_eq!(played(&engine), classical);
+    engine
+        .set_option("UCI_LimitStrength", Some("false"))
+        .unwrap();
+    assert_ne!(played(&engine), classical);
+}

@@ -119,17 +119,17 @@ pub struct EvaluatorInfo {
 /// Every evaluator the `Eval` option offers, the default first.
 pub const EVALUATORS: &[EvaluatorInfo] = &[
     EvaluatorInfo {
-        name: "classical",
-        description: "tapered classical evaluation with Texel-tuned weights (for play)",
-        make: |_| Arc::new(Classical),
-        wdl: CLASSICAL_WDL,
-    },
-    EvaluatorInfo {
         name: "nnue",
-        description: "a 768x128 network trained on the engine's own self-play positions",
+        description: "classical plus a 768x128 network's correction, trained on the engine's own games (for play)",
         make: |net| Arc::new(Nnue(net.clone())),
         // The net corrects `classical` on its scale; a fit on the net's own training
         // positions (the only data at hand) would flatter it.
+        wdl: CLASSICAL_WDL,
+    },
+    EvaluatorInfo {
+        name: "classical",
+        description: "tapered classical evaluation with Texel-tuned weights",
+        make: |_| Arc::new(Classical),
         wdl: CLASSICAL_WDL,
     },
     EvaluatorInfo {
@@ -139,6 +139,9 @@ pub const EVALUATORS: &[EvaluatorInfo] = &[
         wdl: MATERIAL_WDL,
     },
 ];
+
+/// The evaluator for play: the `Eval` option's default and `bench`'s.
+pub const DEFAULT_EVAL: &str = EVALUATORS[0].name;
 
 /// The research baseline's name: the experiments that reproduce papers use it.
 pub const RESEARCH_EVAL: &str = "material";

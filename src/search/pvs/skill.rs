@@ -30,6 +30,11 @@ pub static ELO: Declared<i64> = Declared::spin(
     "target strength with UCI_LimitStrength, calibrated against Stockfish's UCI_Elo",
 );
 
+/// The evaluator the levels were calibrated with. A limited-strength search uses it
+/// whatever `Eval` says: a stronger evaluator plays better on the same node budget, and
+/// `nnue` plays far better (README, "NNUE"), so the levels would no longer hold.
+pub const CALIBRATED_EVAL: &str = "classical";
+
 /// The range `UCI_Elo` accepts.
 pub const ELO_MIN: i64 = 1000;
 pub const ELO_MAX: i64 = 2000;

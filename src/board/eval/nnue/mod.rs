@@ -474,10 +474,12 @@ mod tests {
         let nnue = Nnue(built_in());
         let up =
             Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", CastlingMode::Standard).unwrap();
-        assert!(nnue.evaluate(up.chess()) > 300);
+        // Well short of `classical`'s +696: the net learns a win probability, which
+        // saturates, and pulls lopsided scores toward the middle (README, "NNUE").
+        assert!(nnue.evaluate(up.chess()) > 200);
         let down =
             Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", CastlingMode::Standard).unwrap();
-        assert!(nnue.evaluate(down.chess()) < -300);
+        assert!(nnue.evaluate(down.chess()) < -200);
         let start = nnue.evaluate(Position::startpos().chess());
         assert!(start.abs() < 100, "startpos {start}");
     }
