@@ -74,24 +74,19 @@ fn positions_and_every_kind_of_go_give_legal_moves() {
     let pos = play(chess(kiwipete), &["e1g1"]);
     e.go("go depth 4", &pos);
 
-    // Mate in 2 (WAC.001): go mate finds it and reports it.
+    // Mate in 2 (WAC.001): `go mate 2` finds and reports it, and so does a plain `go
+    // depth 7` with the default evaluator (the quiet sacrifice survives the pruning).
     let wac1 = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
-    e.send(&format!("position fen {wac1}"));
-    let (lines, best) = e.go("go mate 2", &chess(wac1));
-    assert_eq!(best, "g3g6");
-    assert!(
-        lines.iter().any(|l| l.contains("score mate 2")),
-        "{lines:?}"
-    );
-    // And a plain `go depth 7` with the default evaluator sees the quiet sacrifice.
-    e.send("ucinewgame");
-    e.send(&format!("position fen {wac1}"));
-    let (lines, best) = e.go("go depth 7", &chess(wac1));
-    assert_eq!(best, "g3g6");
-    assert!(
-        lines.iter().any(|l| l.contains("score mate 2")),
-        "{lines:?}"
-    );
+    for go in ["go mate 2", "go depth 7"] {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {wac1}"));
+        let (lines, best) = e.go(go, &chess(wac1));
+        assert_eq!(best, "g3g6", "{go}");
+        assert!(
+            lines.iter().any(|l| l.contains("score mate 2")),
+            "{go}: {lines:?}"
+        );
+    }
 
     e.send("quit");
 }

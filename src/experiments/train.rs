@@ -11,7 +11,7 @@
 use crate::board::eval::nnue::{self, Base, HIDDEN, INPUTS, Network};
 use crate::experiments::tune::{DataError, blended, golden_section, parse_line, sigmoid};
 use crate::tree::rng::Rng;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position as _, Role};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position as _};
 
 /// Positions as the net sees them: each one's inputs from White's side (Black's follow by
 /// [`nnue::flip_feature`]), the side to move, and the target for the side to move.
@@ -72,15 +72,7 @@ impl NetData {
             let pos = line.pos.chess();
             let wings = if mirror { mirrored(pos) } else { None };
             for pos in std::iter::once(pos).chain(wings.as_ref()) {
-                let board = pos.board();
-                for color in Color::ALL {
-                    for role in Role::ALL {
-                        for sq in board.by_color(color) & board.by_role(role) {
-                            data.features
-                                .push(nnue::feature(Color::White, color, role, sq));
-                        }
-                    }
-                }
+                nnue::white_features(pos.board(), |f| data.features.push(f));
                 data.starts.push(data.features.len() as u32);
                 data.white_to_move.push(pos.turn() == Color::White);
                 data.base

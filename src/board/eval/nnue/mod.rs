@@ -318,6 +318,12 @@ fn placement(board: &Board) -> Placement {
     p
 }
 
+/// Calls `f` with the input, from White's side, of each piece on `board` (the trainer
+/// reads positions through it, so that it and the engine cannot disagree).
+pub fn white_features(board: &Board, f: impl FnMut(u16)) {
+    new_pieces(&placement(board), &EMPTY, f);
+}
+
 /// Calls `f` with the input, from White's side, of each piece in `now` and not in `then`.
 #[inline]
 fn new_pieces(now: &Placement, then: &Placement, mut f: impl FnMut(u16)) {
