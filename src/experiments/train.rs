@@ -27,6 +27,17 @@ pub struct NetData {
     /// The base evaluation for the side to move, in the output's units (400 cp): the net
     /// learns what to add to it.
     base: Vec<f32>,
+    /// The weight of the net's output there, 0 to 1: [`nnue::fade`] of the base.
+    fade: Vec<f32>,
+}
+
+/// One training position: its target, and the base evaluation and the weight the net's
+/// output is added to it with (as at inference).
+#[derive(Clone, Copy)]
+struct Sample {
+    target: f32,
+    base: f32,
+    fade: f32,
 }
 
 /// Offsets of the parameters in the flat vector Adam works on.
@@ -63,6 +74,7 @@ impl NetData {
             score: Vec::new(),
             target: Vec::new(),
             base: Vec::new(),
+            fade: Vec::new(),
         };
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
@@ -75,8 +87,10 @@ impl NetData {
                 nnue::white_features(pos.board(), |f| data.features.push(f));
                 data.starts.push(data.features.len() as u32);
                 data.white_to_move.push(pos.turn() == Color::White);
-                data.base
-                    .push(base.evaluate(pos) as f32 / nnue::SCALE as f32);
+                let cp = base.evaluate(pos);
+                data.base.push(cp as f32 / nnue::SCALE as f32);
+                data.fade
+                    .push(nnue::fade(cp) as f32 / nnue::FADE_SPAN as f32);
                 data.result.push(line.result);
                 data.score.push(line.score);
             }
@@ -121,9 +135,14 @@ impl NetData {
             .collect();
     }
 
-    /// The target of position `i` and the base evaluation the net's output is added to.
-    fn sample(&self, i: usize) -> (f32, f32) {
-        (self.target[i], self.base[i])
+    /// The target of position `i`, the base evaluation the net's output is added to and
+    /// the output's weight.
+    fn sample(&self, i: usize) -> Sample {
+        Sample {
+            target: self.target[i],
+            base: self.base[i],
+            fade: self.fade[i],
+        }
     }
 
     /// The inputs of position `i` from the side to move's view and from the other's.
@@ -209,16 +228,16 @@ impl FloatNet {
         ours: &[usize],
         theirs: &[usize],
         k: f32,
-        (target, base): (f32, f32),
+        sample: Sample,
         grad: Option<&mut [f32]>,
     ) -> f32 {
         let p = &self.0;
         let (acc, out) = self.forward(ours, theirs);
-        let out = out + base;
+        let out = sample.fade * out + sample.base;
         let predicted = 1.0 / (1.0 + (-k * out).exp());
-        let error = predicted - target;
+        let error = predicted - sample.target;
         if let Some(g) = grad {
-            let g_out = 2.0 * error * predicted * (1.0 - predicted) * k;
+            let g_out = 2.0 * error * predicted * (1.0 - predicted) * k * sample.fade;
             g[B2] += g_out;
             for (side, inputs) in [ours, theirs].into_iter().enumerate() {
                 let mut g_acc = [0.0f32; HIDDEN];
@@ -397,7 +416,8 @@ mod tests {
         let (mut ours, mut theirs) = (Vec::new(), Vec::new());
         for (i, line) in LINES.lines().enumerate() {
             data.inputs(i, &mut ours, &mut theirs);
-            let float = (net.forward(&ours, &theirs).1 + data.base[i]) * nnue::SCALE as f32;
+            let out = data.fade[i] * net.forward(&ours, &theirs).1 + data.base[i];
+            let float = out * nnue::SCALE as f32;
             let fen = line.split('|').next().unwrap();
             let pos = crate::board::Position::from_fen_auto(fen).unwrap();
             let cp = quantised.evaluate(pos.chess());

@@ -105,6 +105,22 @@ thread_local! {
     };
 }
 
+/// Where the base evaluation says the game is decided, the net's correction fades out:
+/// from its full weight at [`FADE_FROM`] centipawns to none at [`FADE_TO`]. The net is
+/// fitted through a sigmoid of the score, flat out there, so nothing holds its output to
+/// a scale; unfaded it took over 400 cp off a lone queen, and a search that wins material
+/// saw less of the win.
+pub const FADE_FROM: i32 = 500;
+pub const FADE_TO: i32 = 1200;
+pub const FADE_SPAN: i32 = FADE_TO - FADE_FROM;
+
+/// The correction's weight at this base evaluation, out of [`FADE_SPAN`] (the trainer
+/// weighs its float net the same way).
+#[inline]
+pub fn fade(base: i32) -> i32 {
+    (FADE_TO - base.abs()).clamp(0, FADE_SPAN)
+}
+
 /// Beyond this many pieces put in or taken out, a rebuild is cheaper.
 const MAX_CHANGES: usize = 16;
 
@@ -291,8 +307,18 @@ impl Network {
     }
 
     fn finish(&self, pos: &Chess, ours: &Accumulator, theirs: &Accumulator) -> i32 {
+        self.finish_with(self.base.evaluate(pos), ours, theirs)
+    }
+
+    /// The base evaluation plus the net's correction, faded where the base is lopsided.
+    fn finish_with(&self, base: i32, ours: &Accumulator, theirs: &Accumulator) -> i32 {
+        let weight = fade(base);
+        if weight == 0 {
+            return base;
+        }
         let sum = kernels::output(ours, &self.w2[0]) + kernels::output(theirs, &self.w2[1]);
-        self.base.evaluate(pos) + (sum / QA + self.b2) * SCALE / (QA * QB)
+        let correction = (sum / QA + self.b2) * SCALE / (QA * QB);
+        base + correction * weight / FADE_SPAN
     }
 }
 
@@ -476,13 +502,43 @@ mod tests {
     }
 
     #[test]
+    fn a_decided_position_gets_the_base_score_and_the_fade_is_continuous() {
+        let nnue = Nnue(built_in());
+        for fen in [
+            "4k3/8/8/8/8/8/8/2QQK3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/2QQK3 b - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NB1KBN1 w kq - 0 1",
+        ] {
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            let base = Classical.evaluate(pos.chess());
+            assert!(base.abs() >= FADE_TO, "{fen}: {base}");
+            assert_eq!(nnue.evaluate(pos.chess()), base, "{fen}");
+        }
+        // The correction falls linearly across the fade: whole at its start, half in
+        // its middle, nothing at its end; a score never jumps as the base crosses it.
+        let net = &nnue.0;
+        let acc = net.refresh(&placement(Position::startpos().chess().board()));
+        let correction = |base: i32| net.finish_with(base, &acc[0], &acc[1]) - base;
+        let full = correction(0);
+        assert!(full != 0);
+        assert_eq!(correction(FADE_FROM), full);
+        assert_eq!(correction(-FADE_FROM), full);
+        let middle = (FADE_FROM + FADE_TO) / 2;
+        assert!((correction(middle) - full / 2).abs() <= 1);
+        assert!(correction(FADE_TO - 1).abs() <= 1 + full.abs() / (FADE_TO - FADE_FROM));
+        assert_eq!(correction(FADE_TO), 0);
+        assert_eq!(correction(-FADE_TO), 0);
+    }
+
+    #[test]
     fn the_built_in_net_likes_an_extra_queen() {
         let nnue = Nnue(built_in());
         let up =
             Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", CastlingMode::Standard).unwrap();
-        // Well short of `classical`'s +696: the net learns a win probability, which
-        // saturates, and pulls lopsided scores toward the middle (README, "NNUE").
-        assert!(nnue.evaluate(up.chess()) > 200);
+        // Short of `classical`'s +696 even with the fade: the net learns a win
+        // probability, which saturates, and pulls lopsided scores toward the middle
+        // (README, "NNUE").
+        assert!(nnue.evaluate(up.chess()) > 350);
         let down =
             Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", CastlingMode::Standard).unwrap();
         assert!(nnue.evaluate(down.chess()) < -200);
