@@ -27,8 +27,6 @@ pub struct NetData {
     /// The base evaluation for the side to move, in the output's units (400 cp): the net
     /// learns what to add to it.
     base: Vec<f32>,
-    /// The weight of the net's output there, 0 to 1: [`nnue::fade`] of the base.
-    fade: Vec<f32>,
 }
 
 /// One training position: its target, and the base evaluation and the weight the net's
@@ -74,7 +72,6 @@ impl NetData {
             score: Vec::new(),
             target: Vec::new(),
             base: Vec::new(),
-            fade: Vec::new(),
         };
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
@@ -87,10 +84,8 @@ impl NetData {
                 nnue::white_features(pos.board(), |f| data.features.push(f));
                 data.starts.push(data.features.len() as u32);
                 data.white_to_move.push(pos.turn() == Color::White);
-                let cp = base.evaluate(pos);
-                data.base.push(cp as f32 / nnue::SCALE as f32);
-                data.fade
-                    .push(nnue::fade(cp) as f32 / nnue::FADE_SPAN as f32);
+                data.base
+                    .push(base.evaluate(pos) as f32 / nnue::SCALE as f32);
                 data.result.push(line.result);
                 data.score.push(line.score);
             }
@@ -136,12 +131,14 @@ impl NetData {
     }
 
     /// The target of position `i`, the base evaluation the net's output is added to and
-    /// the output's weight.
+    /// the output's weight there ([`nnue::fade`] of the base, as at inference).
     fn sample(&self, i: usize) -> Sample {
+        let base = self.base[i];
+        let cp = (base * nnue::SCALE as f32).round() as i32;
         Sample {
             target: self.target[i],
-            base: self.base[i],
-            fade: self.fade[i],
+            base,
+            fade: nnue::fade(cp) as f32 / nnue::FADE_SPAN as f32,
         }
     }
 
@@ -416,7 +413,8 @@ mod tests {
         let (mut ours, mut theirs) = (Vec::new(), Vec::new());
         for (i, line) in LINES.lines().enumerate() {
             data.inputs(i, &mut ours, &mut theirs);
-            let out = data.fade[i] * net.forward(&ours, &theirs).1 + data.base[i];
+            let sample = data.sample(i);
+            let out = sample.fade * net.forward(&ours, &theirs).1 + sample.base;
             let float = out * nnue::SCALE as f32;
             let fen = line.split('|').next().unwrap();
             let pos = crate::board::Position::from_fen_auto(fen).unwrap();
