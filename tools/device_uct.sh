@@ -14,7 +14,8 @@
 # about two seconds, and the two modes' matches run side by side, each game with one
 # engine thinking at a time, so at most 8 + 8 threads share the 16 cores. MOVETIME (ms a
 # position) and HEIGHT (of the critical-level trees) make `scaling` shorter for a trial run
-# on a small machine.
+# on a small machine; BACKENDS ("ucth uctmaxh") picks whose matches run, so that the two
+# backends can go in separate calls.
 set -eu
 
 BIN=${BIN:-device/searchlight}
@@ -23,6 +24,7 @@ GAMES=${GAMES:-100}
 TC=${TC:-1+0.01}
 MOVETIME=${MOVETIME:-1000}
 HEIGHT=${HEIGHT:-20}
+BACKENDS=${BACKENDS:-ucth uctmaxh}
 export PYTHONUNBUFFERED=1
 mkdir -p "$OUT"
 [ -x "$BIN" ] || { echo "no engine at $BIN: build, then cp target/release/searchlight device/" >&2; exit 2; }
@@ -47,10 +49,13 @@ scaling)
     tail -n 30 "$OUT"/critical-t*.txt
     ;;
 matches)
-    for backend in ucth uctmaxh; do
+    for backend in $BACKENDS; do
         for mode in tree root; do
-            "$BIN" match --engine "$backend Threads=8 UCT_Parallel=$mode name=$backend-t8-$mode" \
-                --engine "$backend Threads=1 name=$backend-t1" --games "$GAMES" --tc "$TC" \
+            # Both sides keep 30 ms a move back for thread wake-up on a virtualised machine:
+            # the time control is what these games share, not what they measure.
+            "$BIN" match \
+                --engine "$backend Threads=8 UCT_Parallel=$mode Move Overhead=30 name=$backend-t8-$mode" \
+                --engine "$backend Threads=1 Move Overhead=30 name=$backend-t1" --games "$GAMES" --tc "$TC" \
                 --concurrency 1 --resign 4 1000 --draw movenumber=40 movecount=8 score=10 \
                 --openings openings/balanced_8ply.epd --openings-order random --seed 61 \
                 --pgnout "$OUT/$backend-t8-$mode.pgn" >"$OUT/$backend-t8-$mode.txt" 2>&1 &
