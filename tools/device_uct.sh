@@ -1,7 +1,8 @@
 #!/bin/sh
-# Issue 16's measurements for the 16-core machine of the `device` tool, as two calls that
-# each fit its 10-minute limit (about 3 and 7 minutes), so that one session's 15 minutes
-# of device time holds both and a start-up:
+# Issue 16's measurements for the 16-core machine of the `device` tool. Measured there on
+# 2026-11-26: `scaling` about 4 minutes, `matches` about 4 minutes a backend; they ran as
+# `scaling` and `BACKENDS=ucth matches` in one call (500 s), then `BACKENDS=uctmaxh
+# matches` (207 s), 762 s of one session's 15 minutes with the start-up:
 #
 #   tools/device_uct.sh scaling   # iterations/s by threads and mode (table, CSV, SVG), and
 #                                 # critical-level trees with 1 to 16 threads on one tree
@@ -9,7 +10,8 @@
 #
 # The machine has no Rust: build here, copy the binary into the git-ignored `device/`
 # folder and name it in the call's `carry` (`cp target/release/searchlight device/`).
-# Results go to $OUT (the folder the tool brings back), or ./device-out without it.
+# Results go to $OUT, or ./device-out without it: about 20 files for `scaling`, more than the
+# tool brings back from its own $OUT, so point OUT elsewhere and pack them into that.
 # GAMES and TC override the matches' 100 games at 1+0.01: at that control a game takes
 # about two seconds, and the two modes' matches run side by side, each game with one
 # engine thinking at a time, so at most 8 + 8 threads share the 16 cores. MOVETIME (ms a

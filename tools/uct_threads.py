@@ -79,15 +79,20 @@ def chart(rows, title):
             line = lines.setdefault(f"{backend} {mode}", [(1, 1.0)])
             line.append((threads, ips / base[backend]))
     threads = sorted({t for _, t, _, _ in rows})
-    top = max([y for pts in lines.values() for _, y in pts] + threads)
-    x_max, y_max = math.log2(max(threads)) or 1.0, math.log2(max(top, 2.0))
+    speedups = [y for pts in lines.values() for _, y in pts]
+    top = max(speedups + threads)
+    # A shared tree can iterate slower with two threads than with one: the axis goes down
+    # to the power of two under the slowest line, so that a slow-down shows as one.
+    low = 2.0 ** math.floor(math.log2(min(speedups + [1.0])))
+    x_max = math.log2(max(threads)) or 1.0
+    y_min, y_max = math.log2(low), math.log2(max(top, 2.0))
     w, h, left, bottom, margin = 640, 420, 60, 50, 20
 
     def x(t):
         return left + (w - left - margin) * math.log2(t) / x_max
 
     def y(v):
-        return h - bottom - (h - bottom - margin) * max(math.log2(v), 0.0) / y_max
+        return h - bottom - (h - bottom - margin) * (math.log2(v) - y_min) / (y_max - y_min)
 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
@@ -99,9 +104,9 @@ def chart(rows, title):
     ]
     for t in threads:
         out.append(f'<text x="{x(t):.1f}" y="{h - bottom + 16}" text-anchor="middle">{t}</text>')
-    v = 1
+    v = low
     while v <= top:
-        out.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v}</text>')
+        out.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v:g}</text>')
         v *= 2
     ideal = " ".join(f"{x(t):.1f},{y(t):.1f}" for t in threads)
     out.append(f'<polyline points="{ideal}" fill="none" stroke="gray" stroke-dasharray="4 4"/>')
@@ -118,6 +123,10 @@ def chart(rows, title):
     return "\n".join(out) + "\n"
 
 
+def title(movetime):
+    return f"UCT family: iterations/s by threads ({movetime} ms a position)"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary", default="target/release/searchlight")
@@ -127,7 +136,21 @@ def main():
     ap.add_argument("--movetime", type=int, default=3000)
     ap.add_argument("--csv", help="also write the rows to this CSV file")
     ap.add_argument("--svg", help="also write a chart of the speed-up to this SVG file")
+    ap.add_argument(
+        "--chart-from",
+        metavar="CSV",
+        help="measure nothing: draw --svg from a CSV that --csv wrote (title with --movetime)",
+    )
     args = ap.parse_args()
+    if args.chart_from:
+        with open(args.chart_from, newline="") as f:
+            rows = [
+                (r["backend"], int(r["threads"]), r["mode"], int(r["iterations_per_s"]))
+                for r in csv.DictReader(f)
+            ]
+        with open(args.svg or "uct-threads.svg", "w") as f:
+            f.write(chart(rows, title(args.movetime)))
+        return
     print("| backend | threads | UCT_Parallel | iterations | ms | iterations/s | CPU s | iterations/CPU-s |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     rows = []
@@ -151,9 +174,8 @@ def main():
             w.writerow(["backend", "threads", "mode", "iterations", "ms", "iterations_per_s", "cpu_s"])
             w.writerows(rows)
     if args.svg:
-        title = f"UCT family: iterations/s by threads ({args.movetime} ms a position)"
         with open(args.svg, "w") as f:
-            f.write(chart([(b, t, m, ips) for b, t, m, _, _, ips, _ in rows], title))
+            f.write(chart([(b, t, m, ips) for b, t, m, _, _, ips, _ in rows], title(args.movetime)))
 
 
 if __name__ == "__main__":
