@@ -232,25 +232,32 @@ impl<'a, T: GameTree> SharedSearcher<'a, T> {
         let refresh = !self.average || self.cfg.solver;
         // From the point of view of the player who moved into the last node.
         let mut v = -leaf;
+        // The last node is new, re-estimated or proven, so its parent is refreshed; above
+        // it a parent is refreshed only if this thread changed its child's status. A
+        // status another thread changed is that thread's to carry up, and a status that
+        // did not change leaves its parent's inputs as they were: scanning the children
+        // of every node on the path, whose counters the other threads keep writing, was
+        // most of an iteration's cost near the root.
+        let mut changed = true;
         for i in (0..self.path.len()).rev() {
             let id = self.path[i];
             self.arena.node(id).add_sample(v);
             v = -v;
-            if refresh {
-                self.refresh(id);
-            }
+            changed = refresh && changed && (self.refresh(id) || i + 1 == self.path.len());
         }
     }
 
     /// Applies the backup rule to `id` until its status agrees with its inputs as read
-    /// after the last change (see the module's comment).
-    fn refresh(&self, id: u32) {
+    /// after the last change (see the module's comment). True when this call stored a
+    /// new status.
+    fn refresh(&self, id: u32) -> bool {
         let arena = self.arena;
         let n = arena.node(id);
+        let mut stored = false;
         loop {
             let old = n.status();
             if old.is_settled() {
-                return;
+                return stored;
             }
             let (moves, expanded, leafy) = (n.moves(), n.expanded(), !n.has_children());
             let children = arena
@@ -270,9 +277,9 @@ impl<'a, T: GameTree> SharedSearcher<'a, T> {
                 terminal: false,
             };
             if new == old {
-                return;
+                return stored;
             }
-            n.update_status(old, new);
+            stored |= n.update_status(old, new);
         }
     }
 }

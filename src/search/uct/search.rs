@@ -186,6 +186,12 @@ impl<T: GameTree> Searcher<T> {
     fn backup(&mut self, leaf: f32) {
         // From the point of view of the player who moved into the last node.
         let mut v = -leaf;
+        let minimax = self.cfg.backup == Backup::Minimax;
+        // Whether the node below changed what its parent's rule reads: its proof, or with
+        // minimax backups its value. The last node is new, re-estimated or proven, and
+        // counts as changed. Above an unchanged child the rule's result is the one stored
+        // (or the node's own mean, for mean backups), so its children are not scanned.
+        let mut changed = true;
         for i in (0..self.path.len()).rev() {
             let id = self.path[i];
             let node = &mut self.arena[id];
@@ -193,14 +199,24 @@ impl<T: GameTree> Searcher<T> {
             node.sum += f64::from(v);
             v = -v;
             if node.is_settled() {
+                changed = i + 1 == self.path.len();
                 continue;
             }
             let mean = (node.sum / f64::from(node.visits)) as f32;
             let (moves, expanded, leafy) = (node.moves, node.expanded, node.first_child == NONE);
+            if !changed && !leafy {
+                if !minimax {
+                    node.value = mean;
+                }
+                continue;
+            }
             let arena = &self.arena;
             let children = arena.children(id).map(|c| ChildStats::of(&arena[c]));
             let b = backed_up(&self.cfg, mean, moves, expanded, leafy, children);
             let node = &mut self.arena[id];
+            changed = i + 1 == self.path.len()
+                || b.proof != Proof::Unknown
+                || (minimax && node.value.to_bits() != b.value.to_bits());
             node.value = b.value;
             if b.proof != Proof::Unknown {
                 node.proof = b.proof;
