@@ -198,8 +198,9 @@ impl<T: GameTree> Searcher<T> {
             node.visits = node.visits.saturating_add(1);
             node.sum += f64::from(v);
             v = -v;
+            let last = i + 1 == self.path.len();
             if node.is_settled() {
-                changed = i + 1 == self.path.len();
+                changed = last;
                 continue;
             }
             let mean = (node.sum / f64::from(node.visits)) as f32;
@@ -214,7 +215,7 @@ impl<T: GameTree> Searcher<T> {
             let children = arena.children(id).map(|c| ChildStats::of(&arena[c]));
             let b = backed_up(&self.cfg, mean, moves, expanded, leafy, children);
             let node = &mut self.arena[id];
-            changed = i + 1 == self.path.len()
+            changed = last
                 || b.proof != Proof::Unknown
                 || (minimax && node.value.to_bits() != b.value.to_bits());
             node.value = b.value;
