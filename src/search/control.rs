@@ -212,7 +212,7 @@ pub const POLL_INTERVAL: u64 = 1024;
 
 /// A search thread's view of the control: it adds the thread's nodes to the shared count in
 /// batches, and tells the thread when to stop. Only the main thread (which owns the clock)
-/// stops the search on time or nodes; every thread obeys the flag.
+/// stops the search on time; any thread on nodes; every thread obeys the flag.
 #[derive(Debug)]
 pub struct Poller<'a> {
     control: &'a SearchControl,
@@ -254,7 +254,10 @@ impl<'a> Poller<'a> {
         if self.control.stopped() {
             return true;
         }
-        if self.main && (out_of_nodes || self.control.hard_limit_reached()) {
+        // The budget is everyone's, so any thread that spends it ends the search: left to
+        // the main thread, helpers went on for as long as it was off its core (with more
+        // threads than cores, `go nodes 1000` searched up to 5,600).
+        if out_of_nodes || (self.main && self.control.hard_limit_reached()) {
             self.control.finish();
             return true;
         }
@@ -336,6 +339,19 @@ mod tests {
         let stopped_at = (1..100).find(|&n| poller.poll(n));
         assert_eq!(stopped_at, Some(10));
         assert!(control.stopped());
+    }
+
+    #[test]
+    fn any_thread_that_spends_the_node_budget_ends_the_search() {
+        let control = SearchControl::new(&Limits::nodes(10), Color::White, ms(0));
+        let mut main = Poller::new(&control, true);
+        let mut helper = Poller::new(&control, false);
+        assert!(!main.poll(4));
+        // The main thread is off its core: the helper's sixth node spends the budget.
+        assert_eq!((1..100).find(|&n| helper.poll(n)), Some(6));
+        assert!(control.stopped());
+        assert!(main.poll(5));
+        assert_eq!(control.nodes(), 11);
     }
 
     #[test]

@@ -821,6 +821,14 @@ mod tests {
                 variants[variant]
             );
             let best = r.best.unwrap_or_else(|| panic!("{what}: no move"));
+            // The budget is every thread's: each may finish the iteration it is in.
+            if variants[variant] != Variant::Hybrid {
+                assert!(
+                    r.nodes <= iterations + threads as u64,
+                    "{what}: {}",
+                    r.nodes
+                );
+            }
             assert!(pos.legal_moves().contains(&best), "{what}: {best:?}");
             let counted = variants[variant] != Variant::Hybrid && !reused;
             if let Some(saved) = &backend.shared {
