@@ -322,4 +322,18 @@ fn a_budget_too_small_for_one_iteration_still_plays_a_mate_in_one() {
         let after = play(pos.clone(), &[&best]);
         assert!(after.is_checkmate(), "{backend} played {best}");
     }
+    // `pvs` with a budget spent before its first iteration ends, by itself or by helper
+    // threads (before, it played the first legal move).
+    e.send("setoption name Search value pvs");
+    for threads in [1, 4] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send(&format!("position fen {fen}"));
+        e.sync();
+        let (_, best) = e.go("go nodes 1", &pos);
+        let after = play(pos.clone(), &[&best]);
+        assert!(
+            after.is_checkmate(),
+            "pvs, {threads} threads, played {best}"
+        );
+    }
 }

@@ -86,7 +86,9 @@ where
 /// nodes where quiescence alone costs thousands): a move that mates at once, otherwise the
 /// one the static evaluation likes best after it — never simply the first legal move,
 /// which at `nodes=1000` once had a backend miss a mate in one five times in a game.
-fn one_ply_choice(
+/// `pvs` falls back on it too, where a budget spent by other threads left its main thread
+/// nothing.
+pub fn one_ply_choice(
     root: &Position,
     legal: &[Move],
     searchmoves: &[Move],

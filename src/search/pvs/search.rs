@@ -12,6 +12,7 @@ use crate::board::exchange::{is_tactical, see_ge};
 use crate::board::game::is_search_repetition;
 use crate::board::{Evaluator, Position, rules};
 use crate::search::control::Poller;
+use crate::search::deepening::one_ply_choice;
 use crate::search::info::{Info, InfoSink};
 use crate::search::{SearchRequest, SearchResult};
 use crate::value::{
@@ -150,10 +151,7 @@ impl<'a> Worker<'a> {
     /// completed iteration, and [`lines`](Self::lines) holds its lines, best first.
     pub(super) fn iterate(&mut self) -> SearchResult {
         let root = self.root.clone();
-        let mut result = SearchResult {
-            best: self.root_moves.first().copied(),
-            ..SearchResult::default()
-        };
+        let mut result = SearchResult::default();
         let mut stability = Stability::default();
         // Helpers start one ply deeper on odd ids so the threads spread over depths.
         let first = 1 + (self.id % 2) as i32;
@@ -204,6 +202,9 @@ impl<'a> Worker<'a> {
             }
         }
         self.poller.flush(self.nodes);
+        if result.best.is_none() && self.is_main() {
+            result.best = one_ply_choice(&root, &self.root_moves, &[], self.eval);
+        }
         result
     }
 
