@@ -111,8 +111,9 @@ fn every_algorithm_returns_the_minimax_value() {
     assert!(checked > 30_000, "{checked} runs");
 }
 
-/// Property 2 (seed 001 Theorem 2): the leftmost rollout policy evaluates the same leaves
-/// in the same order as alphabeta2 and leaves the same storage.
+/// Property 2 (*Pruning Game Tree by Rollouts* (2015), Theorem 2): the leftmost rollout
+/// policy evaluates the same leaves in the same order as alphabeta2 and leaves the same
+/// storage.
 #[test]
 fn rollout_ab_is_alphabeta2_leaf_for_leaf_with_the_same_storage() {
     for tree in trees(SEEDS) {
@@ -123,8 +124,8 @@ fn rollout_ab_is_alphabeta2_leaf_for_leaf_with_the_same_storage() {
     }
 }
 
-/// Property 3 (seed 001 Theorem 3): the largest-upper-bound policy is MT-SSS* on
-/// alphabeta2, leaf for leaf (and storage for storage).
+/// Property 3 (*Pruning Game Tree by Rollouts* (2015), Theorem 3): the largest-upper-bound
+/// policy is MT-SSS* on alphabeta2, leaf for leaf (and storage for storage).
 #[test]
 fn rollout_sss_is_mt_sss_on_alphabeta2_leaf_for_leaf() {
     for tree in trees(SEEDS) {
@@ -145,8 +146,8 @@ fn is_subset(small: &[u64], big: &[u64]) -> bool {
     small.iter().all(|x| big.contains(x))
 }
 
-/// Property 4 (seed 001 Theorem 4): MT-SSS* on alphabeta2 evaluates a subsequence of the
-/// leaves MT-SSS* on the classic alpha-beta evaluates.
+/// Property 4 (*Pruning Game Tree by Rollouts* (2015), Theorem 4): MT-SSS* on alphabeta2
+/// evaluates a subsequence of the leaves MT-SSS* on the classic alpha-beta evaluates.
 #[test]
 fn mt_sss_on_alphabeta2_evaluates_a_subsequence_of_classic_mt_sss() {
     let mut strictly_fewer = 0;
@@ -166,8 +167,9 @@ fn mt_sss_on_alphabeta2_evaluates_a_subsequence_of_classic_mt_sss() {
     assert!(strictly_fewer > 0);
 }
 
-/// Property 5 (seed 001 Theorem 1): the random and UCT-guided policies never evaluate a
-/// leaf twice (and they terminated, or this test would not finish).
+/// Property 5 (*Pruning Game Tree by Rollouts* (2015), Theorem 1): the random and
+/// UCT-guided policies never evaluate a leaf twice (and they terminated, or this test would
+/// not finish).
 #[test]
 fn random_and_uct_policies_never_evaluate_a_leaf_twice() {
     for tree in trees(SEEDS) {
@@ -188,10 +190,11 @@ fn random_and_uct_policies_never_evaluate_a_leaf_twice() {
     }
 }
 
-/// Property 6 (seed 000 Theorem 2, seed 001 Theorems 2-3 with SSS* outpruning alpha-beta):
-/// the leaves of MT-SSS*, FSSS and the leftmost and largest-upper-bound rollout policies
-/// are subsets of plain alpha-beta's; the FSSS restart refinement leaves FSSS's leaf
-/// sequence unchanged.
+/// Property 6 (*Rollout-based Game-tree Search Outprunes Traditional Alpha-beta* (2012),
+/// Theorem 2; *Pruning Game Tree by Rollouts* (2015), Theorems 2-3: SSS* outprunes
+/// alpha-beta): the leaves of MT-SSS*, FSSS and the leftmost and largest-upper-bound
+/// rollout policies are subsets of plain alpha-beta's; the FSSS restart refinement leaves
+/// FSSS's leaf sequence unchanged.
 #[test]
 fn best_first_leaf_sets_are_subsets_of_alphabeta_and_restart_changes_nothing() {
     for tree in trees(SEEDS) {

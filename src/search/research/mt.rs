@@ -22,9 +22,11 @@ use crate::value::{INFINITY, Value};
 /// Which alpha-beta the tests run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TestProcedure {
-    /// Seed 001 Algorithm 1: one value returned, one bound stored per call.
+    /// *Pruning Game Tree by Rollouts* (2015), Algorithm 1: one value returned, one bound
+    /// stored per call.
     Classic,
-    /// Seed 001 Algorithm 5 (`alphabeta2`): window narrowed by stored bounds, pairs backed up.
+    /// *Pruning Game Tree by Rollouts* (2015), Algorithm 5 (`alphabeta2`): window narrowed
+    /// by stored bounds, pairs backed up.
     Double,
 }
 
@@ -171,9 +173,9 @@ impl<'a, M: Copy, S: BoundStore + ?Sized> MtSearch<'a, M, S> {
         }
     }
 
-    /// Seed 001 Algorithm 1 in negamax form: fail-soft alpha-beta that returns at once when
-    /// a stored bound already decides, and stores `hi = g` on a fail low, `lo = g` on a
-    /// fail high.
+    /// *Pruning Game Tree by Rollouts* (2015), Algorithm 1 in negamax form: fail-soft
+    /// alpha-beta that returns at once when a stored bound already decides, and stores
+    /// `hi = g` on a fail low, `lo = g` on a fail high.
     pub fn classic<T: GameTree<Move = M>>(
         &mut self,
         tree: &mut T,
@@ -240,10 +242,11 @@ impl<'a, M: Copy, S: BoundStore + ?Sized> MtSearch<'a, M, S> {
         g
     }
 
-    /// Seed 001 Algorithm 5 (`alphabeta2`) in negamax form: the window is first narrowed by
-    /// the stored bounds (an empty window returns them untouched), every child is visited
-    /// with the narrowed window (children whose window is empty return at once), and the
-    /// node's bound pair is the max of its children's negated pairs.
+    /// *Pruning Game Tree by Rollouts* (2015), Algorithm 5 (`alphabeta2`) in negamax form:
+    /// the window is first narrowed by the stored bounds (an empty window returns them
+    /// untouched), every child is visited with the narrowed window (children whose window
+    /// is empty return at once), and the node's bound pair is the max of its children's
+    /// negated pairs.
     pub fn double<T: GameTree<Move = M>>(
         &mut self,
         tree: &mut T,
