@@ -41,6 +41,10 @@ pub struct TuneArgs {
     /// `--nnue`: the seed of the initial weights, the held-out split and the order.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// `--nnue`: start from this net file's weights instead of random ones and train on
+    /// (fine-tuning it on new data); its base must be `--base`.
+    #[arg(long)]
+    init: Option<String>,
     /// Start from material values only instead of the built-in weights.
     #[arg(long)]
     from_scratch: bool,
@@ -134,6 +138,20 @@ pub fn run(args: &TuneArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The weights of the net file at `path`, which must correct `base`.
+fn starting_net(path: &str, base: nnue::Base) -> Result<train::FloatNet, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let net = nnue::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    if net.base != base {
+        return Err(format!(
+            "{path} corrects {}, not the --base {}",
+            net.base.name(),
+            base.name()
+        ));
+    }
+    Ok(train::FloatNet::from_network(&net))
+}
+
 /// `tune --nnue`: trains the network and writes the quantised net file.
 fn train_net(args: &TuneArgs, text: &str, threads: usize, started: Instant) -> ExitCode {
     let out = args
@@ -161,7 +179,13 @@ fn train_net(args: &TuneArgs, text: &str, threads: usize, started: Instant) -> E
         seed: args.seed,
         held_out: 10,
     };
-    let mut net = train::FloatNet::random(args.seed);
+    let mut net = match &args.init {
+        None => train::FloatNet::random(args.seed),
+        Some(path) => match starting_net(path, base) {
+            Ok(net) => net,
+            Err(e) => return fail("tune", format!("{e}; no net written")),
+        },
+    };
     let (train_set, held) = train::split(&data, &settings);
     let before = net.loss(&data, &train_set, k, threads);
     eprintln!(

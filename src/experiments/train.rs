@@ -190,6 +190,18 @@ impl FloatNet {
         FloatNet(p)
     }
 
+    /// The weights of a trained net, to fine-tune it on new data.
+    pub fn from_network(net: &Network) -> FloatNet {
+        let (w1, b1, w2, b2) = net.dequantise();
+        let mut p = Vec::with_capacity(PARAMS);
+        p.extend(w1);
+        p.extend(b1);
+        p.extend(w2);
+        p.push(b2);
+        debug_assert_eq!(p.len(), PARAMS);
+        FloatNet(p)
+    }
+
     pub fn quantise(&self, base: Base) -> Network {
         let p = &self.0;
         Network::quantise(base, &p[W1..B1], &p[B1..W2], &p[W2..B2], p[B2])
@@ -436,5 +448,12 @@ mod tests {
                 _ => assert!(cp.abs() < 100, "{line}: {cp}"),
             }
         }
+    }
+
+    #[test]
+    fn a_net_read_back_into_floats_quantises_to_itself() {
+        let net = nnue::built_in();
+        let again = FloatNet::from_network(&net).quantise(net.base);
+        assert_eq!(again.to_bytes(), net.to_bytes());
     }
 }

@@ -194,6 +194,16 @@ impl Network {
         net
     }
 
+    /// The float weights this net was quantised from, to the quantisation's precision
+    /// (the arguments of [`Network::quantise`]: w1 by input, b1, w2 for both halves, b2).
+    pub fn dequantise(&self) -> (Vec<f32>, Vec<f32>, Vec<f32>, f32) {
+        let f = |q: i16, scale: i32| f32::from(q) / scale as f32;
+        let w1 = self.w1.iter().flatten().map(|&q| f(q, QA)).collect();
+        let b1 = self.b1.iter().map(|&q| f(q, QA)).collect();
+        let w2 = self.w2.iter().flatten().map(|&q| f(q, QB)).collect();
+        (w1, b1, w2, self.b2 as f32 / (QA * QB) as f32)
+    }
+
     /// Reads a net file: little-endian `SLNN`, version, hidden size, then the weights.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, NetError> {
         if bytes.len() < HEADER || &bytes[..4] != MAGIC {
