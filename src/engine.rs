@@ -439,10 +439,13 @@ fn load_net(path: &str) -> Result<Arc<Network>, EngineError> {
     if path.is_empty() || path == BUILT_IN_NET || path == "<empty>" {
         return Ok(nnue::built_in());
     }
-    let bytes =
-        std::fs::read(path).map_err(|e| EngineError::Net(format!("cannot read {path}: {e}")))?;
-    let net = Network::from_bytes(&bytes).map_err(|e| EngineError::Net(format!("{path}: {e}")))?;
-    Ok(Arc::new(net))
+    read_net(path).map(Arc::new).map_err(EngineError::Net)
+}
+
+/// Reads the net file at `path`; the error names the file and what is wrong with it.
+pub fn read_net(path: &str) -> Result<Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
 }
 
 fn make_backend(name: &str) -> Box<dyn Backend> {

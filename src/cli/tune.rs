@@ -140,8 +140,7 @@ pub fn run(args: &TuneArgs) -> ExitCode {
 
 /// The weights of the net file at `path`, which must correct `base`.
 fn starting_net(path: &str, base: nnue::Base) -> Result<train::FloatNet, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let net = nnue::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    let net = crate::engine::read_net(path)?;
     if net.base != base {
         return Err(format!(
             "{path} corrects {}, not the --base {}",
