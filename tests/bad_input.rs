@@ -335,11 +335,10 @@ fn a_reader_that_goes_away_ends_a_tool_quietly() {
 fn an_eval_file_that_is_not_a_net_is_refused_and_a_good_one_is_used() {
     use searchlight::board::eval::nnue::{Base, Network};
     use searchlight::engine::EVAL_FILE;
-    let dir = std::env::temp_dir().join(format!("searchlight-evalfile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let garbage = dir.join("garbage.nnue");
+    let dir = common::Scratch::new("evalfile");
+    let garbage = dir.file("garbage.nnue");
     std::fs::write(&garbage, b"not a net").unwrap();
-    let zero = dir.join("zero.nnue");
+    let zero = dir.file("zero.nnue");
     std::fs::write(&zero, Network::zeroed(Base::Material).to_bytes()).unwrap();
 
     let mut e = engine_with_one_move_position();

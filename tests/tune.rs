@@ -5,8 +5,12 @@
 // A failed expectation in a test helper should fail the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
+
+use common::Scratch;
 
 const LINES: &str = "\
 4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900 | 1
@@ -14,12 +18,6 @@ const LINES: &str = "\
 4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0 | 0.5
 r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 | 10 | 0.5
 ";
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("searchlight-tune-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
 
 fn tune(data: &PathBuf, out: &PathBuf, extra: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_searchlight"))
@@ -45,6 +43,8 @@ fn tune(data: &PathBuf, out: &PathBuf, extra: &[&str]) -> std::process::Output {
 
 #[test]
 fn a_malformed_line_stops_the_training_and_writes_no_net() {
+    let dir = Scratch::new("tune-malformed");
+    let scratch = |name| dir.file(name);
     let data = scratch("bad.txt");
     std::fs::write(
         &data,
@@ -65,6 +65,8 @@ fn a_malformed_line_stops_the_training_and_writes_no_net() {
 
 #[test]
 fn a_trained_net_loads_into_the_evaluator() {
+    let dir = Scratch::new("tune-trained");
+    let scratch = |name| dir.file(name);
     let data = scratch("good.txt");
     std::fs::write(&data, LINES).unwrap();
     let out = scratch("good.nnue");
@@ -86,6 +88,8 @@ fn a_trained_net_loads_into_the_evaluator() {
 
 #[test]
 fn init_fine_tunes_a_net_of_the_same_base_and_refuses_another() {
+    let dir = Scratch::new("tune-init");
+    let scratch = |name| dir.file(name);
     let data = scratch("init.txt");
     std::fs::write(&data, LINES).unwrap();
     let built_in = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/searchlight-768x128.nnue");

@@ -188,3 +188,26 @@ fn check_info(tokens: &[&str], pos: &Chess) {
         }
     }
 }
+
+/// A directory of its own under the system's temporary directory, removed when dropped, so
+/// that test runs leave nothing behind (even when an assertion fails).
+pub struct Scratch(pub std::path::PathBuf);
+
+impl Scratch {
+    /// `tag` keeps concurrently running tests of one binary apart.
+    pub fn new(tag: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("searchlight-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch directory");
+        Scratch(dir)
+    }
+
+    pub fn file(&self, name: &str) -> std::path::PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
