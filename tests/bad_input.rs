@@ -234,9 +234,9 @@ fn a_tree_memory_too_small_for_the_threads_is_refused_with_the_minimum() {
         e.send(line);
     }
     assert!(errors(&e.sync()).is_empty());
-    // 200 threads of 219 nodes of 40 bytes: 1.7 MB.
+    // 200 threads of 474 slots of 32 bytes: 2.9 MB.
     let needle =
-        "TreeMemory 1 MB is too small for 200 threads with UCT_Parallel root: the minimum is 2 MB";
+        "TreeMemory 1 MB is too small for 200 threads with UCT_Parallel root: the minimum is 3 MB";
     e.send("setoption name TreeMemory value 1");
     let errs = e.sync();
     assert_eq!(errors(&errs).len(), 1, "{errs:?}");

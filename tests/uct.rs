@@ -131,8 +131,9 @@ fn proc_status_kb(pid: u32, field: &str) -> u64 {
         .unwrap()
 }
 
-/// Peak memory growth of a fresh engine during one second of `ucth` with this TreeMemory.
-fn growth_kb(tree_mb: u32) -> (u64, Vec<String>) {
+/// Peak memory growth of a fresh engine during one search (`go`) of `ucth` with this
+/// TreeMemory.
+fn growth_kb(tree_mb: u32, go: &str) -> (u64, Vec<String>) {
     let mut e = Engine::ready();
     let pid = e.client.pid();
     e.send("setoption name Hash value 1");
@@ -145,7 +146,7 @@ fn growth_kb(tree_mb: u32) -> (u64, Vec<String>) {
     let base = proc_status_kb(pid, "VmRSS:");
     // Reset the peak (VmHWM) to the current RSS: the default 16 MB table was live at start.
     std::fs::write(format!("/proc/{pid}/clear_refs"), "5").unwrap();
-    let (lines, _) = e.go("go movetime 1000", &Chess::default());
+    let (lines, _) = e.go(go, &Chess::default());
     let peak = proc_status_kb(pid, "VmHWM:");
     e.send("quit");
     (peak.saturating_sub(base), lines)
@@ -153,12 +154,14 @@ fn growth_kb(tree_mb: u32) -> (u64, Vec<String>) {
 
 #[test]
 fn a_tiny_tree_memory_bounds_the_process() {
-    let (small, lines) = growth_kb(1);
+    let (small, lines) = growth_kb(1, "go movetime 1000");
     assert!(
         lines.iter().any(|l| l.contains("TreeMemory full")),
         "{lines:?}"
     );
-    let (large, _) = growth_kb(64);
+    // Counted in iterations, so that a slow machine grows the tree as far: 400,000 nodes
+    // of 32 bytes, 12.5 MB.
+    let (large, _) = growth_kb(64, "go nodes 400000");
     eprintln!("peak RSS growth: TreeMemory 1 MB: {small} kB, 64 MB: {large} kB");
     // The tree may take its 1 MB; a little more is the allocator's and the stack's.
     assert!(small <= 1024 + 512, "TreeMemory 1: grew {small} kB");

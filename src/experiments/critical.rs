@@ -26,7 +26,9 @@ pub fn convergence_point(
     seed: u64,
 ) -> Option<u64> {
     let root = tree.root();
-    let bytes = (max_iterations as usize + 2) * Arena::<u32>::node_size();
+    // A node per iteration, and room for the runs of slots a binary tree's nodes leave
+    // behind as they grow (each holds its first child alone until the second comes).
+    let bytes = 2 * (max_iterations as usize + 2) * Arena::<u32>::node_size();
     let mut s = Searcher::new(Arena::with_memory(bytes), config, seed);
     s.prepare(&mut tree, &root, 0);
     let mut last_below = 0;

@@ -1,11 +1,19 @@
-//! The UCT search tree as an arena of nodes addressed by `u32` indices (indices instead of boxed nodes: compact, and no pointer chasing),
-//! bounded by a node budget derived from the `TreeMemory` option. Children are added one
-//! at a time, as UCT expands them (Understanding Sampling-Based Adversarial Search Methods (2012) §2.4: one new node per iteration), and linked as
-//! siblings, so the memory grows with the iterations, not with the branching factor.
+//! The UCT search tree as an arena of nodes addressed by `u32` indices (indices instead of
+//! boxed nodes: compact, and no allocation per node), bounded by a node budget derived from
+//! the `TreeMemory` option. Children are added one at a time, as UCT expands them
+//! (Understanding Sampling-Based Adversarial Search Methods (2012) §2.4: one new node per
+//! iteration), so the memory grows with the iterations, not with the branching factor.
 //! When the budget is spent the arena refuses new nodes and the search keeps iterating
 //! inside the tree it has.
+//!
+//! A node's children lie side by side in one run of slots, so that selection, which reads
+//! every child of every node on its path, walks a contiguous block the processor can load
+//! ahead instead of chasing one link per child through a tree of many megabytes. A run
+//! holds a power of two of children (or all the node's moves, if fewer); a node whose run
+//! is full moves its children to a run twice the size, and the old run goes to a free list
+//! of its size for the next node that grows to it.
 
-/// "No node": the end of a sibling list, a node without children.
+/// "No node": a node without children.
 pub const NONE: u32 = u32::MAX;
 
 /// What is proven about a node, from the point of view of the player who moved into it
@@ -25,8 +33,8 @@ pub enum Proof {
 pub struct Node<M> {
     /// The move from the parent (meaningless at the root).
     pub mv: M,
+    /// The first slot of the run holding the children, `NONE` before the first.
     pub first_child: u32,
-    pub next_sibling: u32,
     pub visits: u32,
     /// Sum of the values backed up through this node. An f32 sum would stop absorbing
     /// ±1 samples near 2^24 visits, which `go infinite` reaches in well under a minute.
@@ -50,7 +58,6 @@ impl<M: Copy> Node<M> {
         Node {
             mv,
             first_child: NONE,
-            next_sibling: NONE,
             visits: 0,
             sum: 0.0,
             value: 0.0,
@@ -70,13 +77,29 @@ impl<M: Copy> Node<M> {
 }
 
 // The chess node's size is what `TreeMemory` is divided by; the README quotes it.
-const _: () = assert!(std::mem::size_of::<Node<shakmaty::Move>>() == 40);
+const _: () = assert!(std::mem::size_of::<Node<shakmaty::Move>>() == 32);
+
+/// Slots of the run that holds `children` children of a node with `moves` moves: the
+/// next power of two, or the moves if fewer (a node's last run is cut to fit).
+#[inline]
+fn run_len(children: u16, moves: u16) -> usize {
+    match children {
+        0 => 0,
+        k => usize::from(k)
+            .next_power_of_two()
+            .min(usize::from(moves.max(k))),
+    }
+}
 
 /// The node store of one search tree.
 #[derive(Debug, Clone)]
 pub struct Arena<M> {
     nodes: Vec<Node<M>>,
     max_nodes: usize,
+    /// Nodes in the tree (the slots less the free and the unused ones).
+    count: usize,
+    /// `free[c]`: first slots of unused runs of 2^c slots, left by nodes that grew.
+    free: Vec<Vec<u32>>,
 }
 
 impl<M: Copy> Arena<M> {
@@ -85,6 +108,8 @@ impl<M: Copy> Arena<M> {
         Arena {
             nodes: Vec::new(),
             max_nodes: (bytes / Self::node_size()).max(1),
+            count: 0,
+            free: Vec::new(),
         }
     }
 
@@ -96,15 +121,20 @@ impl<M: Copy> Arena<M> {
     /// Nodes in the tree.
     #[inline]
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.count
     }
 
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.count == 0
     }
 
-    /// The node budget.
+    /// Slots handed out: the nodes, the runs' unused tails and the runs on the free lists.
+    pub fn slots(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The slot budget (the nodes the memory holds if every run were full).
     pub fn max_nodes(&self) -> usize {
         self.max_nodes
     }
@@ -117,48 +147,90 @@ impl<M: Copy> Arena<M> {
     /// Drops every node (keeps the allocation for the next tree).
     pub fn clear(&mut self) {
         self.nodes.clear();
+        self.free.clear();
+        self.count = 0;
     }
 
     /// Starts a tree with a root and returns its index (0).
-    pub fn set_root(&mut self, root: Node<M>) -> u32 {
-        self.nodes.clear();
-        self.push(root);
+    pub fn set_root(&mut self, mut root: Node<M>) -> u32 {
+        self.clear();
+        root.first_child = NONE;
+        root.expanded = 0;
+        self.nodes.push(root);
+        self.count = 1;
         0
     }
 
     /// Adds `node` as the newest child of `parent`, or returns `None` when the budget is
-    /// spent.
-    pub fn add_child(&mut self, parent: u32, mut node: Node<M>) -> Option<u32> {
-        if self.nodes.len() >= self.max_nodes {
-            return None;
+    /// spent. The parent's other children may move (their indices change; their subtrees
+    /// do not).
+    pub fn add_child(&mut self, parent: u32, node: Node<M>) -> Option<u32> {
+        let p = self.nodes[parent as usize];
+        let k = p.expanded;
+        let old_len = run_len(k, p.moves);
+        let mut first = p.first_child;
+        if usize::from(k) == old_len {
+            let new_len = run_len(k + 1, p.moves);
+            let fresh = self.alloc_run(new_len)?;
+            if k > 0 {
+                let from = first as usize;
+                self.nodes
+                    .copy_within(from..from + usize::from(k), fresh as usize);
+                // A run is outgrown only at a power of two (else it held every move), so
+                // it fits a free list; one that does not is left unused.
+                if old_len.is_power_of_two() {
+                    self.free[old_len.trailing_zeros() as usize].push(first);
+                }
+            }
+            first = fresh;
         }
-        let p = &self.nodes[parent as usize];
-        node.next_sibling = p.first_child;
-        let id = self.push(node);
+        let id = first + u32::from(k);
+        self.nodes[id as usize] = node;
         let p = &mut self.nodes[parent as usize];
-        p.first_child = id;
-        p.expanded += 1;
+        p.first_child = first;
+        p.expanded = k + 1;
+        self.count += 1;
         Some(id)
     }
 
-    fn push(&mut self, node: Node<M>) -> u32 {
-        if self.nodes.len() == self.nodes.capacity() {
+    /// The first slot of an unused run of `len` slots: a free one of that size, or new
+    /// ones at the end if the budget allows.
+    fn alloc_run(&mut self, len: usize) -> Option<u32> {
+        if len.is_power_of_two() {
+            let class = len.trailing_zeros() as usize;
+            if self.free.len() <= class {
+                self.free.resize(class + 1, Vec::new());
+            }
+            if let Some(first) = self.free[class].pop() {
+                return Some(first);
+            }
+        }
+        let start = self.nodes.len();
+        if start + len > self.max_nodes {
+            return None;
+        }
+        if start + len > self.nodes.capacity() {
             // Grow by doubling, but never reserve beyond the budget: the bound is on what
             // the process allocates, not only on what it uses.
-            let target = (self.nodes.capacity() * 2).max(1024).min(self.max_nodes);
-            self.nodes
-                .reserve_exact(target.saturating_sub(self.nodes.len()).max(1));
+            let target = (self.nodes.capacity() * 2)
+                .max(1024)
+                .max(start + len)
+                .min(self.max_nodes);
+            self.nodes.reserve_exact(target - start);
         }
-        self.nodes.push(node);
-        (self.nodes.len() - 1) as u32
+        let filler = self.nodes[0];
+        self.nodes.resize(start + len, filler);
+        Some(start as u32)
     }
 
     /// The children of `id`, newest first.
     #[inline]
-    pub fn children(&self, id: u32) -> Children<'_, M> {
+    pub fn children(&self, id: u32) -> Children {
+        let n = &self.nodes[id as usize];
+        let first = n.first_child;
         Children {
-            arena: self,
-            next: self.nodes[id as usize].first_child,
+            first,
+            next: first.wrapping_add(u32::from(n.expanded)),
         }
     }
 
@@ -171,33 +243,35 @@ impl<M: Copy> Arena<M> {
     }
 
     /// A new arena holding only the subtree under `id`, with `id` as its root (index 0):
-    /// tree reuse after the moves actually played. Breadth-first, so that the copy keeps
-    /// each node's children contiguous and in their original order.
+    /// tree reuse after the moves actually played. Breadth-first, each node's children
+    /// copied into one run in their original order.
     pub fn extract(&self, id: u32) -> Arena<M> {
-        let mut out = Arena {
-            nodes: Vec::new(),
-            max_nodes: self.max_nodes,
-        };
-        let mut root = self.nodes[id as usize];
-        root.next_sibling = NONE;
-        out.set_root(root);
+        let mut out = Arena::with_memory(self.max_nodes * Self::node_size());
+        out.set_root(self.nodes[id as usize]);
         // (index in self, index in out) of nodes whose children are still to copy.
         let mut queue = std::collections::VecDeque::from([(id, 0u32)]);
-        let mut kids = Vec::new();
         while let Some((old, new)) = queue.pop_front() {
-            kids.clear();
-            kids.extend(self.children(old));
-            let mut previous = NONE;
-            // Rebuild the list in the same order: push oldest first, link newest first.
-            for &k in kids.iter().rev() {
-                let mut node = self.nodes[k as usize];
-                node.first_child = NONE;
-                node.next_sibling = previous;
-                let fresh = out.push(node);
-                previous = fresh;
-                queue.push_back((k, fresh));
+            let n = self.nodes[old as usize];
+            let k = n.expanded;
+            if k == 0 {
+                continue;
             }
-            out.nodes[new as usize].first_child = previous;
+            // The copy needs no more slots than the original, so this always succeeds; a
+            // node left childless would still be a valid tree.
+            let Some(first) = out.alloc_run(run_len(k, n.moves)) else {
+                continue;
+            };
+            let parent = &mut out.nodes[new as usize];
+            parent.first_child = first;
+            parent.expanded = k;
+            for i in 0..u32::from(k) {
+                let mut child = self.nodes[(n.first_child + i) as usize];
+                queue.push_back((n.first_child + i, first + i));
+                child.first_child = NONE;
+                child.expanded = 0;
+                out.nodes[(first + i) as usize] = child;
+                out.count += 1;
+            }
         }
         out
     }
@@ -218,22 +292,21 @@ impl<M> std::ops::IndexMut<u32> for Arena<M> {
     }
 }
 
-/// Iterator over a node's children.
-pub struct Children<'a, M> {
-    arena: &'a Arena<M>,
+/// Iterator over a node's children, newest (highest slot) first.
+pub struct Children {
+    first: u32,
     next: u32,
 }
 
-impl<M> Iterator for Children<'_, M> {
+impl Iterator for Children {
     type Item = u32;
     #[inline]
     fn next(&mut self) -> Option<u32> {
-        if self.next == NONE {
+        if self.next == self.first {
             return None;
         }
-        let id = self.next;
-        self.next = self.arena.nodes[id as usize].next_sibling;
-        Some(id)
+        self.next -= 1;
+        Some(self.next)
     }
 }
 
@@ -246,31 +319,55 @@ mod tests {
         let bytes = 100 * Arena::<u32>::node_size();
         let mut arena = Arena::with_memory(bytes);
         let root = arena.set_root(Node::new(0));
+        arena[root].moves = 200;
         let mut added = 1;
         while arena.add_child(root, Node::new(added)).is_some() {
             added += 1;
         }
-        assert_eq!(arena.len(), 100);
+        // Runs of 1, 2, 4, 8, 16 and 32 slots (63 of the 100); the next, 64, does not fit.
+        assert_eq!(arena.len(), 33);
+        assert_eq!(arena[root].expanded, 32);
         assert!(
             arena.reserved_bytes() <= bytes,
             "{}",
             arena.reserved_bytes()
         );
-        assert_eq!(arena[root].expanded, 99);
+        // The runs the root outgrew serve other nodes: a child's first child takes the
+        // free run of one slot, its second the free run of two.
+        let child = arena.children(root).next().unwrap();
+        arena[child].moves = 3;
+        assert!(arena.add_child(child, Node::new(1000)).is_some());
+        assert!(arena.add_child(child, Node::new(1001)).is_some());
+        assert_eq!(arena.len(), 35);
+        let moves: Vec<u32> = arena.children(child).map(|c| arena[c].mv).collect();
+        assert_eq!(moves, [1001, 1000]);
+        // The root's children kept their order and statistics through every move.
+        let moves: Vec<u32> = arena.children(root).map(|c| arena[c].mv).collect();
+        assert_eq!(moves, (1..=32).rev().collect::<Vec<_>>());
     }
 
     #[test]
     fn extract_keeps_the_subtree_and_its_order() {
         let mut arena = Arena::with_memory(1 << 20);
         let root = arena.set_root(Node::new(0u32));
-        let a = arena.add_child(root, Node::new(1)).unwrap();
-        let b = arena.add_child(root, Node::new(2)).unwrap();
+        let with_moves = |mv| Node {
+            moves: 4,
+            ..Node::new(mv)
+        };
+        arena[root].moves = 4;
+        // An index is good until the node's parent gains a child (the run may move), so
+        // each is looked up by its move after the additions.
+        arena.add_child(root, with_moves(1)).unwrap();
+        arena.add_child(root, with_moves(2)).unwrap();
+        let a = arena.child_by_move(root, 1).unwrap();
         for m in 10..13 {
-            arena.add_child(a, Node::new(m)).unwrap();
+            arena.add_child(a, with_moves(m)).unwrap();
         }
         let aa = arena.child_by_move(a, 11).unwrap();
-        arena.add_child(aa, Node::new(20)).unwrap();
-        arena.add_child(b, Node::new(30)).unwrap();
+        arena.add_child(aa, with_moves(20)).unwrap();
+        let b = arena.child_by_move(root, 2).unwrap();
+        arena.add_child(b, with_moves(30)).unwrap();
+        let a = arena.child_by_move(root, 1).unwrap();
         let sub = arena.extract(a);
         assert_eq!(sub.len(), 5);
         assert_eq!(sub[0].mv, 1);
@@ -282,5 +379,59 @@ mod tests {
             sub.children(deep).map(|c| sub[c].mv).collect::<Vec<_>>(),
             [20]
         );
+    }
+
+    #[test]
+    fn a_tree_grown_at_random_keeps_every_subtree_through_its_moves() {
+        // Children added one at a time at random places, checked against a plain model:
+        // each move's children, oldest first (moves are numbered uniquely).
+        let mut arena = Arena::with_memory(1 << 20);
+        let root = arena.set_root(Node::new(0u32));
+        arena[root].moves = 40;
+        let mut model: std::collections::HashMap<u32, Vec<u32>> = Default::default();
+        let mut rng = crate::tree::Rng::new(5);
+        for mv in 1..6000u32 {
+            let mut id = root;
+            while arena[id].expanded > 0 && rng.below(4) != 0 {
+                let kids: Vec<u32> = arena.children(id).collect();
+                id = kids[rng.below(kids.len())];
+            }
+            if arena[id].expanded < arena[id].moves {
+                let parent = arena[id].mv;
+                let node = Node {
+                    moves: 1 + (mv % 37) as u16,
+                    ..Node::new(mv)
+                };
+                let child = arena.add_child(id, node).unwrap();
+                assert_eq!(arena[child].mv, mv);
+                model.entry(parent).or_default().push(mv);
+            }
+        }
+        let mut seen = 1;
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            let mut kids: Vec<u32> = arena.children(id).map(|c| arena[c].mv).collect();
+            kids.reverse();
+            assert_eq!(kids, model.remove(&arena[id].mv).unwrap_or_default());
+            seen += kids.len();
+            stack.extend(arena.children(id));
+        }
+        assert!(model.is_empty());
+        assert_eq!(seen, arena.len());
+        assert!(arena.len() > 3000, "{}", arena.len());
+        // Tree reuse copies the same shape.
+        let first = arena.children(root).last().unwrap();
+        let sub = arena.extract(first);
+        let count = |a: &Arena<u32>, id: u32| -> usize {
+            let mut n = 0;
+            let mut stack = vec![id];
+            while let Some(i) = stack.pop() {
+                n += 1;
+                stack.extend(a.children(i));
+            }
+            n
+        };
+        assert_eq!(sub.len(), count(&arena, first));
+        assert_eq!(count(&sub, 0), sub.len());
     }
 }

@@ -82,18 +82,26 @@ struct Saved<A> {
 
 type SavedTree = Saved<Arena<Move>>;
 
-/// Room a thread's own tree needs (root parallelism): the root and one child per legal
-/// move, so that the thread can try every root move (chess positions have at most 218).
-const MIN_NODES_PER_THREAD: usize = 219;
+/// Legal moves in a chess position, at most.
+const MAX_MOVES: usize = 218;
+
+/// Room the shared tree needs: the root and one child per legal move, so that the search
+/// can try every root move.
+const MIN_NODES_PER_THREAD: usize = MAX_MOVES + 1;
+
+/// Slots a thread's own tree needs for the same (root parallelism): the root, the runs
+/// its children outgrow on the way (1, 2, 4, ... 128 slots) and the last run of 218.
+const MIN_SLOTS_PER_THREAD: usize = 1 + (MAX_MOVES.next_power_of_two() / 2 * 2 - 1) + MAX_MOVES;
 
 /// The smallest `TreeMemory`, in MB, for `threads` threads: each thread's own tree holds
-/// [`MIN_NODES_PER_THREAD`] nodes (root parallelism), or the shared tree holds as many
-/// plus the block of slots each thread takes for its new nodes (tree parallelism).
+/// [`MIN_SLOTS_PER_THREAD`] slots (root parallelism), or the shared tree holds
+/// [`MIN_NODES_PER_THREAD`] nodes plus the block of slots each thread takes for its new
+/// nodes (tree parallelism).
 pub fn min_tree_memory_mb(threads: usize, shared: bool) -> usize {
     let bytes = if shared {
         (MIN_NODES_PER_THREAD + threads * SLOT_BLOCK) * SharedArena::<Move>::node_size()
     } else {
-        threads * MIN_NODES_PER_THREAD * Arena::<Move>::node_size()
+        threads * MIN_SLOTS_PER_THREAD * Arena::<Move>::node_size()
     };
     bytes.div_ceil(1 << 20).max(1)
 }
@@ -398,9 +406,16 @@ impl Backend for UctBackend {
         let min = min_tree_memory_mb(threads, shared);
         let mb = options.get(&TREE_MEMORY).max(1) as usize;
         if mb < min {
-            let mode = if shared { "tree" } else { "root" };
+            let (mode, room) = if shared {
+                (
+                    "tree",
+                    format!("{MIN_NODES_PER_THREAD} nodes and {SLOT_BLOCK} slots per thread"),
+                )
+            } else {
+                ("root", format!("{MIN_SLOTS_PER_THREAD} slots per thread"))
+            };
             return Err(ConfigError(format!(
-                "TreeMemory {mb} MB is too small for {threads} threads with UCT_Parallel {mode}: the minimum is {min} MB ({MIN_NODES_PER_THREAD} nodes per thread)"
+                "TreeMemory {mb} MB is too small for {threads} threads with UCT_Parallel {mode}: the minimum is {min} MB ({room})"
             )));
         }
         // Only the hybrid hands over to `pvs`; the others never size its table.
@@ -563,7 +578,7 @@ impl<'a, S: TreeSearch<ChessTree<'a>>> Worker<'a, S> {
                 told_full = true;
                 let (nodes, _, reserved) = self.searcher.usage();
                 self.req.sink.message(&format!(
-                    "uct: TreeMemory full at {nodes} nodes ({:.1} MB): no new nodes, iterating inside the tree",
+                    "uct: TreeMemory full at {nodes} nodes ({:.1} MB): new nodes only in freed slots, iterating inside the tree",
                     mb(reserved)
                 ));
             }
@@ -612,7 +627,7 @@ impl<'a, S: TreeSearch<ChessTree<'a>>> Worker<'a, S> {
         let s = &self.searcher;
         let pv = self.req.game.position().uci_line(&s.pv(MAX_PLY));
         let depth = s.max_depth().max(1) as u32;
-        let (nodes, max_nodes, reserved) = s.usage();
+        let (nodes, hashfull, reserved) = s.usage();
         self.req.sink.info(&Info {
             depth,
             multipv: 1,
@@ -621,7 +636,7 @@ impl<'a, S: TreeSearch<ChessTree<'a>>> Worker<'a, S> {
             bound: Bound::Exact,
             nodes: control.nodes(),
             time: control.elapsed(),
-            hashfull: Some((nodes * 1000 / max_nodes.max(1)) as u32),
+            hashfull: Some(hashfull),
             pv,
             wdl: None,
         });

@@ -38,7 +38,7 @@ pub static TREE_MEMORY: Declared<i64> = Declared::spin(
     256,
     1,
     65_536,
-    "MB for the UCT tree (all threads); when full, no new nodes are added",
+    "MB for the UCT tree (all threads); when full, nodes are added only in freed slots",
 );
 pub static UCT_SOLVER: Declared<bool> = Declared::check(
     "UCT_Solver",

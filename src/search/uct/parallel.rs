@@ -310,9 +310,10 @@ impl<T: GameTree> TreeSearch<T> for SharedSearcher<'_, T> {
     fn pv(&self, max_len: usize) -> Vec<T::Move> {
         self.view().pv(max_len)
     }
-    fn usage(&self) -> (usize, usize, usize) {
+    fn usage(&self) -> (usize, u32, usize) {
         let a = self.arena;
-        (a.len(), a.max_nodes(), a.reserved_bytes())
+        let permille = a.len() * 1000 / a.max_nodes().max(1);
+        (a.len(), permille as u32, a.reserved_bytes())
     }
 }
 

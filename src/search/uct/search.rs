@@ -314,8 +314,9 @@ pub trait TreeSearch<T: GameTree> {
     fn root_proof(&self) -> Option<(bool, u8)>;
     /// The principal variation.
     fn pv(&self, max_len: usize) -> Vec<T::Move>;
-    /// Nodes in the tree, the node budget, and the bytes reserved.
-    fn usage(&self) -> (usize, usize, usize);
+    /// Nodes in the tree, how full its memory is (permille of the slot budget handed
+    /// out, UCI's `hashfull`), and the bytes reserved.
+    fn usage(&self) -> (usize, u32, usize);
 }
 
 impl<T: GameTree> TreeSearch<T> for Searcher<T> {
@@ -344,9 +345,10 @@ impl<T: GameTree> TreeSearch<T> for Searcher<T> {
     fn pv(&self, max_len: usize) -> Vec<T::Move> {
         Searcher::pv(self, max_len)
     }
-    fn usage(&self) -> (usize, usize, usize) {
+    fn usage(&self) -> (usize, u32, usize) {
         let a = &self.arena;
-        (a.len(), a.max_nodes(), a.reserved_bytes())
+        let permille = a.slots() * 1000 / a.max_nodes().max(1);
+        (a.len(), permille as u32, a.reserved_bytes())
     }
 }
 

@@ -1,9 +1,11 @@
 //! The UCT tree that all threads search together (tree parallelism: Parallel Monte-Carlo
 //! Tree Search (2008), Chaslot, Winands and van den Herik, §3.3 "tree parallelization").
-//! The same tree as [`super::arena`] — nodes addressed by `u32`, children added one at a
-//! time and linked newest first, a hard node budget from `TreeMemory` — with every field a
-//! node shares made an atomic, so that threads read and update it without locks and
-//! without `unsafe`:
+//! The tree of [`super::arena`] — nodes addressed by `u32`, children added one at a time,
+//! a hard node budget from `TreeMemory` — with every field a node shares made an atomic,
+//! so that threads read and update it without locks and without `unsafe`. Children are
+//! linked newest first rather than kept side by side in runs as one thread's arena keeps
+//! them: a run that moves when it fills would move nodes other threads are reading. The
+//! rules that keep the threads apart:
 //! - a node is written by the one thread that claimed it and only then linked into its
 //!   parent's list (a compare-and-swap on the list head), so a reader that reaches it
 //!   sees it complete; its move is a `OnceLock`, written once;
