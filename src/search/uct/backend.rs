@@ -91,7 +91,7 @@ const MIN_NODES_PER_THREAD: usize = MAX_MOVES + 1;
 
 /// Slots a thread's own tree needs for the same (root parallelism): the root, the runs
 /// its children outgrow on the way (1, 2, 4, ... 128 slots) and the last run of 218.
-const MIN_SLOTS_PER_THREAD: usize = 1 + (MAX_MOVES.next_power_of_two() / 2 * 2 - 1) + MAX_MOVES;
+const MIN_SLOTS_PER_THREAD: usize = 1 + (MAX_MOVES.next_power_of_two() - 1) + MAX_MOVES;
 
 /// The smallest `TreeMemory`, in MB, for `threads` threads: each thread's own tree holds
 /// [`MIN_SLOTS_PER_THREAD`] slots (root parallelism), or the shared tree holds
@@ -676,6 +676,26 @@ mod tests {
 
     fn search(backend: &mut UctBackend, game: &Game, iterations: u64) -> SearchResult {
         quick(backend, game, &Limits::nodes(iterations))
+    }
+
+    #[test]
+    fn the_minimum_per_thread_holds_a_child_for_every_move() {
+        use super::super::arena::Node;
+        let bytes = MIN_SLOTS_PER_THREAD * Arena::<u32>::node_size();
+        let mut arena = Arena::with_memory(bytes);
+        let root = arena.set_root(Node::new(0u32));
+        arena[root].moves = MAX_MOVES as u16;
+        for m in 1..=MAX_MOVES as u32 {
+            assert!(arena.add_child(root, Node::new(m)).is_some(), "move {m}");
+        }
+        // Not a slot to spare: one slot less and the last run does not fit.
+        let mut arena = Arena::with_memory(bytes - Arena::<u32>::node_size());
+        let root = arena.set_root(Node::new(0u32));
+        arena[root].moves = MAX_MOVES as u16;
+        let added = (1..=MAX_MOVES as u32)
+            .take_while(|&m| arena.add_child(root, Node::new(m)).is_some())
+            .count();
+        assert_eq!(added, 128);
     }
 
     #[test]
