@@ -2,8 +2,9 @@
 //! Tree Search (2008), Chaslot, Winands and van den Herik, §3.3), with the iteration of
 //! [`super::search`] — the same move order, valuation of new nodes and backup rule — and
 //! two additions:
-//! - **virtual loss** (ibid.): a thread adds 1 to a counter of every node on its way
-//!   down and takes it back when it backs up through the node. Selection counts each as a
+//! - **virtual loss** (ibid.): a thread adds 1 to a counter of every node below the root
+//!   on its way down and takes it back when it backs up through the node (the root is
+//!   weighed against no sibling, and every iteration writes it). Selection counts each as a
 //!   visit that lost (-1 for the player who moved into the node), so a child other
 //!   threads are inside looks worse, and threads spread over the tree instead of all
 //!   descending the same path;
@@ -114,8 +115,9 @@ impl<'a, T: GameTree> SharedSearcher<'a, T> {
     pub fn iterate(&mut self, tree: &mut T, root: &T::Node) {
         let arena = self.arena;
         self.path.clear();
+        // No virtual loss at the root: no selection weighs it against siblings, and it is
+        // the one node every iteration of every thread writes.
         self.path.push(ROOT);
-        arena.node(ROOT).add_virtual_loss();
         let mut state = root.clone();
         let mut node = ROOT;
         let mut ply = 0;
@@ -241,7 +243,7 @@ impl<'a, T: GameTree> SharedSearcher<'a, T> {
         let mut changed = true;
         for i in (0..self.path.len()).rev() {
             let id = self.path[i];
-            self.arena.node(id).add_sample(v);
+            self.arena.node(id).add_sample(v, i > 0);
             v = -v;
             changed = refresh && changed && (self.refresh(id) || i + 1 == self.path.len());
         }

@@ -237,19 +237,20 @@ impl<M: Copy> SharedNode<M> {
     }
 
     /// A thread backs `value` up through the node (from the point of view of the player who
-    /// moved into it), taking back its virtual loss.
+    /// moved into it), taking back its virtual loss if it added one on the way down.
     #[inline]
-    pub fn add_sample(&self, value: f32) {
+    pub fn add_sample(&self, value: f32, virtual_loss: bool) {
+        let loss = u64::from(virtual_loss);
         // Visits stop short of 2^32 (after hours of `go infinite`) rather than carry out
         // of their half: the margin exceeds the most threads that can add at once.
         if self.visits() >= u32::MAX - 1024 {
-            self.counts.fetch_sub(1, SeqCst);
+            self.counts.fetch_sub(loss, SeqCst);
             return;
         }
         self.sum
             .fetch_add((f64::from(value) * SUM_UNIT).round() as i64, SeqCst);
         // One more visit, one virtual loss less, in one step.
-        self.counts.fetch_add((1 << 32) - 1, SeqCst);
+        self.counts.fetch_add((1 << 32) - loss, SeqCst);
         // Stored, then checked against the counters read after the store: whoever stores
         // last stored the mean of the final counters (another thread's later sample is
         // followed by its own store).
@@ -598,7 +599,7 @@ mod tests {
         add(aa, 20);
         add(b, 30);
         arena.node(aa).add_virtual_loss();
-        arena.node(aa).add_sample(0.5);
+        arena.node(aa).add_sample(0.5, true);
         let sub = arena.extract(a);
         assert_eq!(sub.len(), 5);
         assert_eq!(sub.node(0).mv(), Some(1));
