@@ -5,6 +5,8 @@
 // A failed expectation in a test helper should fail the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use searchlight::board::Position;
 use searchlight::traps::analyse;
 use searchlight::tree::rng::hash as splitmix;
@@ -233,9 +235,8 @@ fn traps_in_the_games_of_a_pgn_file() {
 
 #[test]
 fn shards_of_a_pgn_file_merge_into_the_whole_files_summary() {
-    let dir = std::env::temp_dir().join(format!("searchlight-shards-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let dir = common::Scratch::new("shards");
+    let file = |name: &str| dir.file(name).to_string_lossy().into_owned();
     let pgn = "tests/data/traps-games.pgn";
     let base = ["traps", "--pgn", pgn, "--max-level", "3", "--summary"];
     let whole = searchlight(&[&base[..], &[&file("whole.json")]].concat()).0;
@@ -261,8 +262,7 @@ fn shards_of_a_pgn_file_merge_into_the_whole_files_summary() {
     assert_eq!(merged, summary);
     assert!(merged.contains("unreadable games skipped: 1"), "{merged}");
     let json = |name: &str| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+        serde_json::from_str(&std::fs::read_to_string(dir.file(name)).unwrap()).unwrap()
     };
     assert_eq!(json("merged.json"), json("whole.json"));
-    std::fs::remove_dir_all(&dir).ok();
 }
