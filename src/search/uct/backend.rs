@@ -87,7 +87,7 @@ const MAX_MOVES: usize = 218;
 
 /// Room the shared tree needs: the root and one child per legal move, so that the search
 /// can try every root move.
-const MIN_NODES_PER_THREAD: usize = MAX_MOVES + 1;
+const MIN_SHARED_NODES: usize = MAX_MOVES + 1;
 
 /// Slots a thread's own tree needs for the same (root parallelism): the root, the runs
 /// its children outgrow on the way (1, 2, 4, ... 128 slots) and the last run of 218.
@@ -95,11 +95,11 @@ const MIN_SLOTS_PER_THREAD: usize = 1 + (MAX_MOVES.next_power_of_two() - 1) + MA
 
 /// The smallest `TreeMemory`, in MB, for `threads` threads: each thread's own tree holds
 /// [`MIN_SLOTS_PER_THREAD`] slots (root parallelism), or the shared tree holds
-/// [`MIN_NODES_PER_THREAD`] nodes plus the block of slots each thread takes for its new
+/// [`MIN_SHARED_NODES`] nodes plus the block of slots each thread takes for its new
 /// nodes (tree parallelism).
 pub fn min_tree_memory_mb(threads: usize, shared: bool) -> usize {
     let bytes = if shared {
-        (MIN_NODES_PER_THREAD + threads * SLOT_BLOCK) * SharedArena::<Move>::node_size()
+        (MIN_SHARED_NODES + threads * SLOT_BLOCK) * SharedArena::<Move>::node_size()
     } else {
         threads * MIN_SLOTS_PER_THREAD * Arena::<Move>::node_size()
     };
@@ -409,7 +409,7 @@ impl Backend for UctBackend {
             let (mode, room) = if shared {
                 (
                     "tree",
-                    format!("{MIN_NODES_PER_THREAD} nodes and {SLOT_BLOCK} slots per thread"),
+                    format!("{MIN_SHARED_NODES} nodes, and {SLOT_BLOCK} slots per thread"),
                 )
             } else {
                 ("root", format!("{MIN_SLOTS_PER_THREAD} slots per thread"))
