@@ -48,7 +48,7 @@ fn classical_signature_is_stable() {
 fn nnue_signature_is_stable() {
     assert_eq!(
         total_nodes("pvs", "nnue", 6),
-        98_438,
+        90_413,
         "pvs, the classical weights or the built-in net changed"
     );
 }
