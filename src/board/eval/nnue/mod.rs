@@ -121,6 +121,21 @@ pub fn fade(base: i32) -> i32 {
     (FADE_TO - base.abs()).clamp(0, FADE_SPAN)
 }
 
+/// The net's correction is at most this many centipawns either way. Its large
+/// corrections come where it has least seen: a sacrifice, a king hunt, a line a search
+/// visits and self-play rarely keeps (fitted through a sigmoid, nothing there held them
+/// to a scale). Capped, `classical` keeps the say over material, and the net the
+/// positional refinement it was trained for; the trainer caps its float net the same way.
+pub const CORRECTION_CAP: i32 = 200;
+
+/// The correction in centipawns from the net's raw output (both in units of [`SCALE`]):
+/// the cap, in the float arithmetic of the trainer.
+#[inline]
+pub fn cap_output(out: f32) -> f32 {
+    let cap = CORRECTION_CAP as f32 / SCALE as f32;
+    out.clamp(-cap, cap)
+}
+
 /// Beyond this many pieces put in or taken out, a rebuild is cheaper.
 const MAX_CHANGES: usize = 16;
 
@@ -320,14 +335,16 @@ impl Network {
         self.finish_with(self.base.evaluate(pos), ours, theirs)
     }
 
-    /// The base evaluation plus the net's correction, faded where the base is lopsided.
+    /// The base evaluation plus the net's correction, capped, and faded where the base is
+    /// lopsided.
     fn finish_with(&self, base: i32, ours: &Accumulator, theirs: &Accumulator) -> i32 {
         let weight = fade(base);
         if weight == 0 {
             return base;
         }
         let sum = kernels::output(ours, &self.w2[0]) + kernels::output(theirs, &self.w2[1]);
-        let correction = (sum / QA + self.b2) * SCALE / (QA * QB);
+        let correction =
+            ((sum / QA + self.b2) * SCALE / (QA * QB)).clamp(-CORRECTION_CAP, CORRECTION_CAP);
         base + correction * weight / FADE_SPAN
     }
 }
@@ -462,7 +479,7 @@ mod tests {
     }
 
     #[test]
-    fn the_updated_accumulators_match_a_rebuild() {
+    fn the_updated_accumulators_match_a_rebuild_and_the_correction_its_cap() {
         let net = built_in();
         let mut walk = 7u64;
         let mut below = |n: usize| {
@@ -482,10 +499,13 @@ mod tests {
                     net.evaluate(&Chess::default());
                 }
                 let child = pos.clone().play(m).unwrap();
-                assert_eq!(
-                    net.evaluate(&child),
-                    net.evaluate_from_scratch(&child),
-                    "game {game}"
+                let cp = net.evaluate(&child);
+                assert_eq!(cp, net.evaluate_from_scratch(&child), "game {game}");
+                // Random games reach the lopsided positions where the net pulls hardest.
+                let correction = cp - net.base.evaluate(&child);
+                assert!(
+                    correction.abs() <= CORRECTION_CAP,
+                    "game {game}: {correction}"
                 );
                 pos = child;
             }
