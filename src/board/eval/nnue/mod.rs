@@ -128,8 +128,8 @@ pub fn fade(base: i32) -> i32 {
 /// positional refinement it was trained for; the trainer caps its float net the same way.
 pub const CORRECTION_CAP: i32 = 200;
 
-/// The correction in centipawns from the net's raw output (both in units of [`SCALE`]):
-/// the cap, in the float arithmetic of the trainer.
+/// The same cap for the trainer's float net, whose output is in units of [`SCALE`]
+/// centipawns.
 #[inline]
 pub fn cap_output(out: f32) -> f32 {
     let cap = CORRECTION_CAP as f32 / SCALE as f32;
