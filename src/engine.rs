@@ -341,7 +341,8 @@ impl Engine {
 
     /// Starts searching `game` on a thread of its own and returns at once. When the search
     /// is over — and, in infinite mode, stopped; when pondering, hit or stopped — `finish`
-    /// gets the game and the result on the search thread. Refused while a search runs.
+    /// gets the game and the result on the search thread. Refused while a search runs that
+    /// has not been stopped.
     pub fn go<F>(
         &mut self,
         game: Game,
@@ -352,7 +353,13 @@ impl Engine {
     where
         F: FnOnce(&Game, SearchResult) + Send + 'static,
     {
-        if self.is_searching() {
+        // A GUI may send `stop`, `position` and `go` without waiting for the `bestmove`
+        // (analysis mode does): a search that is ending is waited for, as Stockfish does.
+        // One that runs on is refused, since waiting would leave `stop` and `quit` unread.
+        if let Some(r) = &self.running
+            && !r.answered.load(Ordering::Acquire)
+            && !r.control.ending()
+        {
             return Err(EngineError::Busy);
         }
         self.wait();

@@ -101,6 +101,41 @@ fn infinite_mode_holds_the_answer_until_stop_and_refuses_a_second_go() {
     assert!(!engine.is_searching());
 }
 
+/// Searches until told to stop, then takes a while to wind down, as a deep search does.
+struct Lingering;
+
+impl Backend for Lingering {
+    fn search(&mut self, req: &SearchRequest<'_>) -> SearchResult {
+        if req.limits.infinite {
+            while !req.control.stopped() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        SearchResult {
+            best: req.game.position().legal_moves().first().copied(),
+            depth: 1,
+            ..SearchResult::default()
+        }
+    }
+}
+
+#[test]
+fn a_go_right_after_stop_waits_for_the_stopped_search() {
+    let mut engine = Engine::with_backend(Box::new(Lingering));
+    let first = go(&mut engine, infinite());
+    engine.stop();
+    // The stopped search is still winding down; the new one starts after it answered.
+    let second = go(&mut engine, Limits::depth(1));
+    assert!(
+        first.try_recv().is_ok(),
+        "the stopped search did not answer first"
+    );
+    assert!(second.recv_timeout(WAIT).is_ok());
+    engine.wait();
+    assert!(!engine.is_searching());
+}
+
 #[test]
 fn pondering_holds_the_answer_until_ponderhit() {
     let (mut engine, _) = Scripted::engine();

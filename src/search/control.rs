@@ -119,6 +119,14 @@ impl SearchControl {
         self.stop.load(Ordering::Relaxed)
     }
 
+    /// True when the search will hand over its result without another word from the GUI:
+    /// `stop` came, or the search ended by itself and holds nothing back (an infinite or
+    /// pondering search waits for `stop` or `ponderhit`). A new `go` may wait for it.
+    pub fn ending(&self) -> bool {
+        self.released.load(Ordering::Acquire)
+            || (self.stopped() && !self.infinite && !self.pondering())
+    }
+
     /// The opponent played the expected move: the clock starts now.
     pub fn ponderhit(&self) {
         let now = self.origin.elapsed().as_micros() as u64;
