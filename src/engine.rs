@@ -356,10 +356,8 @@ impl Engine {
         // A GUI may send `stop`, `position` and `go` without waiting for the `bestmove`
         // (analysis mode does): a search that is ending is waited for, as Stockfish does.
         // One that runs on is refused, since waiting would leave `stop` and `quit` unread.
-        if let Some(r) = &self.running
-            && !r.answered.load(Ordering::Acquire)
-            && !r.control.ending()
-        {
+        let ending = self.running.as_ref().is_some_and(|r| r.control.ending());
+        if self.is_searching() && !ending {
             return Err(EngineError::Busy);
         }
         self.wait();

@@ -123,8 +123,12 @@ impl SearchControl {
     /// `stop` came, or the search ended by itself and holds nothing back (an infinite or
     /// pondering search waits for `stop` or `ponderhit`). A new `go` may wait for it.
     pub fn ending(&self) -> bool {
-        self.released.load(Ordering::Acquire)
-            || (self.stopped() && !self.infinite && !self.pondering())
+        self.stopped() && !self.holds_answer()
+    }
+
+    /// An infinite or pondering search keeps its result until `stop` (or `ponderhit`).
+    fn holds_answer(&self) -> bool {
+        !self.released.load(Ordering::Acquire) && (self.infinite || self.pondering())
     }
 
     /// The opponent played the expected move: the clock starts now.
@@ -199,7 +203,7 @@ impl SearchControl {
         let Ok(mut guard) = self.release_lock.lock() else {
             return;
         };
-        while !self.released.load(Ordering::Acquire) && (self.infinite || self.pondering()) {
+        while self.holds_answer() {
             match self.wake.wait_timeout(guard, Duration::from_millis(50)) {
                 Ok((g, _)) => guard = g,
                 Err(_) => return,
