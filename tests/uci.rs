@@ -337,3 +337,33 @@ fn a_budget_too_small_for_one_iteration_still_plays_a_mate_in_one() {
         );
     }
 }
+
+/// The deepest `info depth` a search reported.
+fn deepest(lines: &[String]) -> u32 {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|rest| rest.split_whitespace().next()?.parse().ok())
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_single_choice_is_answered_at_once_on_the_clock_and_searched_otherwise() {
+    // One legal move: on the clock there is nothing to think about, but an analyst who
+    // restricts `searchmoves` to one move under `movetime` asks for that move's score, and
+    // got a depth-1 guess.
+    let forced = "7k/8/8/8/8/8/6q1/7K w - - 0 1";
+    let mut e = Engine::ready();
+    for backend in ["pvs", "alphabeta"] {
+        e.send(&format!("setoption name Search value {backend}"));
+        e.send(&format!("position fen {forced}"));
+        let (lines, _) = e.go("go wtime 60000 btime 60000", &chess(forced));
+        assert_eq!(deepest(&lines), 1, "{backend} on the clock: {lines:?}");
+
+        e.send("position startpos");
+        let (lines, best) = e.go("go movetime 300 searchmoves g1f3", &Chess::default());
+        assert_eq!(best, "g1f3", "{backend}");
+        assert!(deepest(&lines) >= 3, "{backend} under movetime: {lines:?}");
+    }
+}

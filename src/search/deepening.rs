@@ -68,7 +68,7 @@ where
             wdl: None,
         });
         let mate_found = req.limits.mate_found(iteration.value);
-        let forced = legal.len() == 1 && control.budget().soft.is_some();
+        let forced = req.limits.answers_at_once(legal.len());
         if mate_found || forced || control.soft_limit_reached() || control.stopped() {
             break;
         }

@@ -50,6 +50,14 @@ impl Limits {
             && !self.ponder
     }
 
+    /// A root with this many moves to choose from is answered after the first iteration:
+    /// only a single choice on the clock. `movetime`, a depth or `infinite` ask for the
+    /// search itself (an analyst restricting `searchmoves` to one move wants its score),
+    /// so they get it.
+    pub fn answers_at_once(&self, choices: usize) -> bool {
+        choices == 1 && (self.wtime.is_some() || self.btime.is_some()) && !self.infinite
+    }
+
     /// Only a fixed time per move.
     pub fn movetime(ms: u64) -> Self {
         Limits {

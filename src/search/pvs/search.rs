@@ -193,9 +193,8 @@ impl<'a> Worker<'a> {
                 self.report(depth, k, value, Bound::Exact, pv);
             }
             let mate_found = self.limits.mate_found(result.value);
-            // With one legal move there is nothing to think about on the clock.
             let control = self.poller.control();
-            let forced = self.root_moves.len() == 1 && control.budget().soft.is_some();
+            let forced = self.limits.answers_at_once(self.root_moves.len());
             let percent = stability.time_percent(result.best, result.value);
             if mate_found || forced || control.scaled_soft_limit_reached(percent) {
                 break;

@@ -546,8 +546,7 @@ impl<'a, S: TreeSearch<ChessTree<'a>>> Worker<'a, S> {
             return false;
         }
         let node_limited = control.node_limit().is_some();
-        let forced =
-            self.req.game.position().legal_moves().len() == 1 && control.budget().soft.is_some();
+        let forced = limits.answers_at_once(self.req.game.position().legal_moves().len());
         let depth_limit = limits.depth.map(|d| d.max(1) as usize);
         let depth_budget = depth_limit.map_or(u64::MAX, depth_iterations);
         let mut iterations = 0u64;
