@@ -169,6 +169,20 @@ impl Position {
         danger
     }
 
+    /// The squares the opponent of the side to move attacks (x-rays not counted).
+    pub fn threats(&self) -> Bitboard {
+        let board = self.chess.board();
+        let them = !self.turn();
+        let occupied = board.occupied();
+        let mut threats = Bitboard::EMPTY;
+        for sq in board.by_color(them) {
+            if let Some(piece) = board.piece_at(sq) {
+                threats |= attacks::attacks(sq, piece, occupied);
+            }
+        }
+        threats
+    }
+
     /// The key after `m`, computed without playing it: exact unless the move changes the
     /// castling rights or an en-passant square comes or goes, which is good enough to
     /// fetch the table's bucket while the move is being played.
@@ -450,6 +464,31 @@ mod tests {
 
     /// WAC.293 after 1.Nfg5 fxg5 2.Nf6: the queen on h6 (two) and the knight on f6 (one)
     /// reach the squares around the king on h8, the bishop on g2 and the rooks do not.
+    /// The threat map agrees, square by square, with shakmaty's own "who attacks this
+    /// square" (the slow way round), for either side to move.
+    #[test]
+    fn threats_are_the_squares_the_opponent_attacks() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - 0 1",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen_auto(fen).unwrap();
+            let board = pos.chess().board();
+            let them = !pos.turn();
+            let slow = Square::ALL
+                .into_iter()
+                .filter(|&sq| board.attacks_to(sq, them, board.occupied()).any())
+                .collect::<Bitboard>();
+            assert_eq!(pos.threats(), slow, "{fen}");
+        }
+        // In the start position Black attacks its own third rank and its pieces.
+        let start = Position::startpos().threats();
+        assert!(start.contains(Square::E6) && !start.contains(Square::E4));
+    }
+
     #[test]
     fn king_danger_counts_the_pieces_near_the_king() {
         let attacked = "1nbq1r1k/3rbp1p/p1p1pN1Q/1p4p1/P1pP4/6P1/1P2PPBP/R4RK1 b - - 1 2";

@@ -2,7 +2,8 @@
 //! The table move first, then winning and equal captures by MVV-LVA, queen promotions,
 //! the killer moves of the ply, quiet moves by history, and losing captures last.
 //!
-//! A quiet move's history has three parts: the butterfly table (side, from, to), and two
+//! A quiet move's history has three parts: the butterfly table (side, from, to, kept
+//! apart by whether the opponent attacks the from and the to square), and two
 //! continuation tables indexed by the piece and destination of the move one ply back
 //! (the counter-move history) and two plies back (the follow-up history). A move that
 //! answers a particular move well is remembered for that move, not for the whole search.
@@ -39,11 +40,15 @@ pub fn piece_to(pos: &Position, m: Move) -> PieceTo {
 #[derive(Clone, Copy)]
 pub struct Context {
     pub before: [PieceTo; 2],
+    /// The squares the opponent attacks: a quiet move's history is kept apart for
+    /// leaving an attacked square and for stepping onto one.
+    pub threats: u64,
 }
 
 impl Context {
     pub const NONE: Context = Context {
         before: [NO_PIECE_TO; 2],
+        threats: 0,
     };
 }
 
@@ -53,11 +58,14 @@ impl Context {
 type Continuation = [[i16; PIECE_TO]; PIECE_TO + 1];
 const _: () = assert!(HISTORY_MAX < i16::MAX as i32);
 
-/// Per-thread ordering memory: two killer moves per ply, a history table indexed by side,
-/// from square and to square, and the two continuation tables.
+/// The butterfly table: per side and threat case (see [`butterfly`]), from, to.
+type Butterfly = [[[i16; 64]; 64]; 8];
+
+/// Per-thread ordering memory: two killer moves per ply, the butterfly table, and the two
+/// continuation tables.
 pub struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    history: Box<[[[i16; 64]; 64]; 2]>,
+    history: Box<Butterfly>,
     continuation: [Box<Continuation>; 2],
 }
 
@@ -65,7 +73,7 @@ impl Default for Heuristics {
     fn default() -> Self {
         Heuristics {
             killers: [[None; 2]; MAX_PLY + 1],
-            history: Box::new([[[0; 64]; 64]; 2]),
+            history: Box::new([[[0; 64]; 64]; 8]),
             continuation: [zeroed_continuation(), zeroed_continuation()],
         }
     }
@@ -104,7 +112,7 @@ impl Heuristics {
     /// The butterfly history plus both continuation histories of a quiet move.
     #[inline]
     pub fn quiet_score(&self, pos: &Position, m: Move, ctx: &Context) -> i32 {
-        let (side, from, to_square) = butterfly(pos, m);
+        let (side, from, to_square) = butterfly(pos, m, ctx.threats);
         let to = piece_to(pos, m);
         i32::from(self.history[side][from][to_square])
             + i32::from(self.continuation[0][ctx.before[0]][to])
@@ -139,7 +147,7 @@ impl Heuristics {
     }
 
     fn update(&mut self, pos: &Position, ctx: &Context, m: Move, bonus: i32) {
-        let (side, from, to_square) = butterfly(pos, m);
+        let (side, from, to_square) = butterfly(pos, m, ctx.threats);
         apply(&mut self.history[side][from][to_square], bonus);
         let to = piece_to(pos, m);
         for (table, &before) in self.continuation.iter_mut().zip(&ctx.before) {
@@ -150,11 +158,15 @@ impl Heuristics {
     }
 }
 
-/// The butterfly history's index of `m`: side to move, from square, to square.
+/// The butterfly history's index of `m`: side to move and whether its from and to
+/// squares are attacked, from square, to square.
 #[inline]
-fn butterfly(pos: &Position, m: Move) -> (usize, usize, usize) {
+fn butterfly(pos: &Position, m: Move, threats: u64) -> (usize, usize, usize) {
     let from = m.from().map_or(0, |s| s as usize);
-    (pos.turn() as usize, from, m.to() as usize)
+    let to = m.to() as usize;
+    let attacked = |sq: usize| usize::from(threats >> sq & 1 != 0);
+    let case = pos.turn() as usize * 4 + attacked(from) * 2 + attacked(to);
+    (case, from, to)
 }
 
 /// History "gravity": updates shrink as the score nears its bound, so scores stay bounded

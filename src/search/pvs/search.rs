@@ -319,11 +319,13 @@ impl<'a> Worker<'a> {
         reversible >= 4 && is_search_repetition(&self.keys, reversible, self.root_len - 1)
     }
 
-    /// The moves that led to the node at `ply`, as far back as the search goes.
-    fn context(&self, ply: usize) -> Context {
+    /// The moves that led to the node at `ply`, as far back as the search goes, and the
+    /// squares the opponent attacks there.
+    fn context(&self, pos: &Position, ply: usize) -> Context {
         let back = |n: usize| ply.checked_sub(n).map_or(NO_PIECE_TO, |p| self.moved[p]);
         Context {
             before: [back(1), back(2)],
+            threats: pos.threats().0,
         }
     }
 
@@ -527,7 +529,7 @@ impl<'a> Worker<'a> {
         } = *node;
         let root = ply == 0;
         let check_squares = pos.check_squares();
-        let ctx = self.context(ply);
+        let ctx = self.context(pos, ply);
         let mut picker = MovePicker::new(moves, tt_move, ply, ctx);
         let mut quiets_tried: shakmaty::MoveList = shakmaty::MoveList::new();
         let mut best = -INFINITY;
