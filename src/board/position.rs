@@ -462,8 +462,6 @@ fn moved_pieces_key(us: Color, m: Move) -> u64 {
 mod tests {
     use super::*;
 
-    /// WAC.293 after 1.Nfg5 fxg5 2.Nf6: the queen on h6 (two) and the knight on f6 (one)
-    /// reach the squares around the king on h8, the bishop on g2 and the rooks do not.
     /// The threat map agrees, square by square, with shakmaty's own "who attacks this
     /// square" (the slow way round), for either side to move.
     #[test]
@@ -489,6 +487,8 @@ mod tests {
         assert!(start.contains(Square::E6) && !start.contains(Square::E4));
     }
 
+    /// WAC.293 after 1.Nfg5 fxg5 2.Nf6: the queen on h6 (two) and the knight on f6 (one)
+    /// reach the squares around the king on h8, the bishop on g2 and the rooks do not.
     #[test]
     fn king_danger_counts_the_pieces_near_the_king() {
         let attacked = "1nbq1r1k/3rbp1p/p1p1pN1Q/1p4p1/P1pP4/6P1/1P2PPBP/R4RK1 b - - 1 2";
