@@ -7,7 +7,7 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue as _};
 use shakmaty::{
-    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Piece,
     Position as _, Role, Square, attacks,
 };
 use thiserror::Error;
@@ -175,8 +175,9 @@ impl Position {
         let them = !self.turn();
         let occupied = board.occupied();
         let mut threats = Bitboard::EMPTY;
-        for sq in board.by_color(them) {
-            if let Some(piece) = board.piece_at(sq) {
+        for role in Role::ALL {
+            let piece = Piece { color: them, role };
+            for sq in board.by_piece(piece) {
                 threats |= attacks::attacks(sq, piece, occupied);
             }
         }
