@@ -40,6 +40,13 @@ pub const NMP_EVAL_CAP: i32 = 3;
 /// one ply shallower.
 pub const IIR_DEPTH: i32 = 4;
 
+/// Singular extensions: from this depth, where the table holds a move with a bound at
+/// most `SE_TT_DEPTH` plies shallower that is not an upper bound, the other moves are
+/// searched at half depth on a null window `SE_MARGIN` cp per ply below the stored value.
+pub const SE_DEPTH: i32 = 7;
+pub const SE_TT_DEPTH: i32 = 3;
+pub const SE_MARGIN: i32 = 3;
+
 /// Late-move pruning: at most this depth, quiet moves beyond `(BASE + depth²) / (2 -
 /// improving)` are skipped.
 pub const LMP_DEPTH: i32 = 5;

@@ -71,6 +71,10 @@ pub(super) struct Worker<'a> {
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     lmr: Box<[[i32; 64]; 64]>,
+    /// Per ply: the table move a singular search leaves out (`NONE` outside one).
+    singular_skip: [PackedMove; MAX_PLY + 2],
+    /// The running iteration's depth, which bounds how far extensions may reach.
+    root_depth: i32,
 }
 
 impl<'a> Worker<'a> {
@@ -138,6 +142,8 @@ impl<'a> Worker<'a> {
             pv: Box::new([[filler; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             lmr,
+            singular_skip: [PackedMove::NONE; MAX_PLY + 2],
+            root_depth: 1,
         }
     }
 
@@ -158,6 +164,7 @@ impl<'a> Worker<'a> {
         for depth in first..=self.depth_limit {
             self.excluded.clear();
             self.unfinished = None;
+            self.root_depth = depth;
             let mut lines = Vec::with_capacity(self.multipv);
             for k in 0..self.multipv {
                 let guess = self.lines.get(k).map(|l| l.value);
@@ -223,6 +230,17 @@ impl<'a> Worker<'a> {
         if self.is_main() {
             let pv = self.root.uci_line(&line.pv);
             self.report(depth, 0, line.value, Bound::Lower, pv);
+        }
+    }
+
+    /// A root move of line 1 just raised alpha with `value`: it is the running iteration's
+    /// best so far, kept in case the clock stops the iteration.
+    fn keep_unfinished(&mut self, value: Value) {
+        if self.excluded.is_empty() {
+            self.unfinished = Some(RootLine {
+                value,
+                pv: self.pv[0][..self.pv_len[0]].to_vec(),
+            });
         }
     }
 
@@ -372,13 +390,15 @@ impl<'a> Worker<'a> {
         }
 
         // Step 2. Transposition table: a deep enough bound that settles the window ends
-        // the node, except on the principal variation, where the line must be searched.
+        // the node, except on the principal variation, where the line must be searched,
+        // and in a singular search, which asks about the node less its table move.
         let key = pos.key();
+        let singular_search = self.singular_skip[ply] != PackedMove::NONE;
         let entry = self.tt.probe(key);
         let tt_move = entry.map_or(PackedMove::NONE, |e| e.mv);
         if let Some(e) = entry {
             let v = from_table(e.value, ply);
-            if !pv_node && e.depth >= depth && cuts(e.bound, v, alpha, beta) {
+            if !pv_node && !singular_search && e.depth >= depth && cuts(e.bound, v, alpha, beta) {
                 return v;
             }
         }
@@ -397,6 +417,7 @@ impl<'a> Worker<'a> {
         // by the material it gives before the threat it makes is seen.
         if !pv_node
             && ply > 1
+            && !singular_search
             && !in_check
             && !is_mate(beta)
             && let Some(v) = self.prune_statically(pos, depth, beta, ply, static_eval, improving)
@@ -411,6 +432,10 @@ impl<'a> Worker<'a> {
         } else {
             depth
         };
+        let singular = match self.singular(pos, entry, depth, beta, ply) {
+            Singular::Cut(v) => return v,
+            Singular::Extend(n) => n,
+        };
         let node = Node {
             depth,
             ply,
@@ -419,6 +444,7 @@ impl<'a> Worker<'a> {
             improving,
             static_eval,
             tt_move,
+            singular,
         };
         // Step 4. Moves; without one, or on the hundredth reversible ply, the node is over.
         let mut moves = if ply == 0 {
@@ -433,6 +459,10 @@ impl<'a> Worker<'a> {
         let Some((best, best_move)) = self.search_moves(pos, &mut moves, &node, alpha, beta) else {
             return 0;
         };
+        // The node less one move is not the node: nothing of it goes to the table.
+        if singular_search {
+            return best;
+        }
         let bound = Bound::of(best, alpha, beta);
         self.tt.store(
             key,
@@ -445,6 +475,62 @@ impl<'a> Worker<'a> {
             },
         );
         best
+    }
+
+    /// Singular extensions: is the table move the only good one? The node is searched
+    /// without it at half depth, on a null window a margin below the move's stored value.
+    /// If every other move fails low, the move is forced and gets a ply more; if another
+    /// move reaches beta as well, the node has two ways to fail high and is cut at once
+    /// (multi-cut); if the stored value alone is at or above beta, the move is not alone
+    /// in being good enough and is searched a ply shallower. Extensions stop at twice
+    /// the iteration's depth, so that a chain of forced moves cannot run away.
+    fn singular(
+        &mut self,
+        pos: &Position,
+        entry: Option<Entry>,
+        depth: i32,
+        beta: Value,
+        ply: usize,
+    ) -> Singular {
+        let Some(e) = entry else {
+            return Singular::Extend(0);
+        };
+        let value = from_table(e.value, ply);
+        if ply == 0
+            || self.singular_skip[ply] != PackedMove::NONE
+            || depth < SE_DEPTH
+            || e.mv == PackedMove::NONE
+            || e.depth < depth - SE_TT_DEPTH
+            || e.bound == Bound::Upper
+            || is_mate(value)
+            || ply as i32 >= 2 * self.root_depth
+        {
+            return Singular::Extend(0);
+        }
+        let singular_beta = value - SE_MARGIN * depth;
+        self.singular_skip[ply] = e.mv;
+        let v = self.search(
+            pos,
+            (depth - 1) / 2,
+            singular_beta - 1,
+            singular_beta,
+            ply,
+            false,
+        );
+        self.singular_skip[ply] = PackedMove::NONE;
+        // The search without the move wrote this ply's line; the node's own starts empty.
+        self.pv_len[ply] = ply;
+        if self.stopped {
+            Singular::Cut(0)
+        } else if v < singular_beta {
+            Singular::Extend(1)
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else if value >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// Step 3: the value that ends a node without trying its moves, if one does — reverse
@@ -526,6 +612,7 @@ impl<'a> Worker<'a> {
             improving,
             static_eval,
             tt_move,
+            ..
         } = *node;
         let root = ply == 0;
         let check_squares = pos.check_squares();
@@ -541,6 +628,10 @@ impl<'a> Worker<'a> {
         // after it unlikely to beat it: they are reduced a ply more.
         let mut tt_capture = false;
         while let Some(m) = picker.next(pos, self.heuristics) {
+            // A singular search asks about the node without its table move.
+            if self.singular_skip[ply].matches(m) {
+                continue;
+            }
             let quiet = !is_tactical(m);
             if index == 0 && tt_move.matches(m) {
                 tt_capture = !quiet;
@@ -568,8 +659,9 @@ impl<'a> Worker<'a> {
             // A check that loses material in the exchange on its square is mostly a spite
             // check; extending it buys depth for lines that throw pieces away. At the root
             // every check is extended: there the extra ply is paid once.
-            let extend = gives_check && (root || see_ge(pos.chess(), m, 0));
-            let new_depth = depth - 1 + i32::from(extend);
+            let check = gives_check && (root || see_ge(pos.chess(), m, 0));
+            let singular = if tt_move.matches(m) { node.singular } else { 0 };
+            let new_depth = depth - 1 + extension(check, singular);
             self.push_key(child.key(), ply, false);
             self.moved[ply] = piece_to(pos, m);
             let v = if index == 0 {
@@ -604,11 +696,8 @@ impl<'a> Worker<'a> {
                 if v > alpha {
                     best_move = Some(m);
                     self.update_pv(ply, m);
-                    if root && self.excluded.is_empty() {
-                        self.unfinished = Some(RootLine {
-                            value: v,
-                            pv: self.pv[0][..self.pv_len[0]].to_vec(),
-                        });
+                    if root {
+                        self.keep_unfinished(v);
                     }
                     if v >= beta {
                         if quiet {
@@ -692,6 +781,27 @@ struct Node {
     improving: bool,
     static_eval: Value,
     tt_move: PackedMove,
+    /// The table move's extension from the singular search: 1, 0 or -1.
+    singular: i32,
+}
+
+/// What a singular search decided.
+enum Singular {
+    /// The table move's extension (negative: a reduction).
+    Extend(i32),
+    /// The node's value: another move fails high too (or the search was stopped).
+    Cut(Value),
+}
+
+/// A move's extension: a check's ply (`check`), or the table move's singular verdict
+/// (1: it gets one ply however it checks; -1: it is not alone in failing high and loses
+/// a ply against what it would have had).
+fn extension(check: bool, singular: i32) -> i32 {
+    match singular {
+        0 => i32::from(check),
+        1 => 1,
+        _ => i32::from(check) - 1,
+    }
 }
 
 /// A stored bound settles the window.
