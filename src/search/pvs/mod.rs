@@ -15,15 +15,19 @@ pub mod params;
 mod qsearch;
 mod search;
 pub mod skill;
+mod threads;
 pub mod tt;
 
 use ordering::Heuristics;
 use search::Worker;
+use threads::Threads;
 use tt::TranspositionTable;
 
 use super::{Backend, ConfigError, SearchRequest, SearchResult, hash_mb, multipv, threads};
 use crate::options::Options;
+use crate::search::info::Info;
 use crate::tree::rng::Rng;
+use crate::value::Bound;
 use skill::{SKILL_LINES, Skill};
 
 /// The `pvs` backend. Keeps its table and move-ordering memory between the moves of a game.
@@ -64,14 +68,16 @@ impl Backend for Pvs {
         let lines = multipv(req.options).max(skill.map_or(1, |_| SKILL_LINES));
         let node_cap = skill.map_or(u64::MAX, |s| s.nodes);
         let (main, helpers) = self.heuristics.split_at_mut(1);
+        let board = Threads::new(threads);
+        let board = &board;
         let mut result = SearchResult::default();
         crossbeam::scope(|scope| {
             for (i, heuristics) in helpers.iter_mut().enumerate() {
                 scope.spawn(move |_| {
-                    Worker::new(req, tt, heuristics, i + 1, 1, u64::MAX).iterate();
+                    Worker::new(req, tt, board, heuristics, i + 1, 1, u64::MAX).iterate();
                 });
             }
-            let mut worker = Worker::new(req, tt, &mut main[0], 0, lines, node_cap);
+            let mut worker = Worker::new(req, tt, board, &mut main[0], 0, lines, node_cap);
             result = worker.iterate();
             if let Some(skill) = skill {
                 let values: Vec<_> = worker.lines().iter().map(|l| l.value).collect();
@@ -87,6 +93,9 @@ impl Backend for Pvs {
             req.control.finish();
         })
         .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        if lines == 1 {
+            self.play_deeper_helper(req, board, &mut result);
+        }
         result.nodes = req.control.nodes();
         result
     }
@@ -105,6 +114,42 @@ impl Backend for Pvs {
                 .map_err(|e| ConfigError(format!("{e}; Hash unchanged")))?;
         }
         Ok(())
+    }
+}
+
+impl Pvs {
+    /// Plays a helper's deeper (or mating) iteration in place of the main thread's
+    /// result, and reports its line so the GUI shows what is played.
+    fn play_deeper_helper(
+        &self,
+        req: &SearchRequest<'_>,
+        board: &Threads,
+        result: &mut SearchResult,
+    ) {
+        let Some(f) = board.better_than(result.depth as i32, result.value) else {
+            return;
+        };
+        log::debug!(
+            "pvs: playing a helper's depth {} over the main thread's {}",
+            f.depth,
+            result.depth
+        );
+        result.best = f.line.pv.first().copied();
+        result.ponder = f.line.pv.get(1).copied();
+        result.value = f.line.value;
+        result.depth = f.depth as u32;
+        req.sink.info(&Info {
+            depth: result.depth,
+            multipv: 1,
+            seldepth: f.seldepth,
+            score: f.line.value,
+            bound: Bound::Exact,
+            nodes: req.control.nodes(),
+            time: req.control.elapsed(),
+            hashfull: Some(self.tt.hashfull()),
+            pv: req.game.position().uci_line(&f.line.pv),
+            wdl: None,
+        });
     }
 }
 

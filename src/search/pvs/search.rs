@@ -7,6 +7,7 @@ use shakmaty::uci::UciMove;
 
 use super::ordering::{Context, Heuristics, MovePicker, NO_PIECE_TO, PieceTo, piece_to};
 use super::params::*;
+use super::threads::{Finished, Threads};
 use super::tt::{Entry, PackedMove, TranspositionTable};
 use crate::board::exchange::{is_tactical, see_ge};
 use crate::board::game::is_search_repetition;
@@ -37,6 +38,7 @@ pub(super) struct RootLine {
 pub(super) struct Worker<'a> {
     id: usize,
     pub(super) tt: &'a TranspositionTable,
+    threads: &'a Threads,
     eval: &'a dyn Evaluator,
     poller: Poller<'a>,
     sink: &'a dyn InfoSink,
@@ -83,6 +85,7 @@ impl<'a> Worker<'a> {
     pub(super) fn new(
         req: &'a SearchRequest<'a>,
         tt: &'a TranspositionTable,
+        threads: &'a Threads,
         heuristics: &'a mut Heuristics,
         id: usize,
         lines: usize,
@@ -115,6 +118,7 @@ impl<'a> Worker<'a> {
         Worker {
             id,
             tt,
+            threads,
             eval: req.eval,
             poller: Poller::new(req.control, id == 0),
             sink: req.sink,
@@ -191,6 +195,19 @@ impl<'a> Worker<'a> {
             result.depth = depth as u32;
             result.best = best.pv.first().copied();
             result.ponder = best.pv.get(1).copied();
+            // The main thread's own result is already in hand.
+            if !self.is_main() && self.multipv == 1 {
+                let line = best.clone();
+                let seldepth = self.seldepth as u32;
+                self.threads.post(
+                    self.id,
+                    Finished {
+                        depth,
+                        seldepth,
+                        line,
+                    },
+                );
+            }
             if !self.is_main() {
                 continue;
             }

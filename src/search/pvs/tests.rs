@@ -150,3 +150,27 @@ fn a_limited_strength_search_keeps_to_its_node_budget_and_plays_a_legal_move() {
         "the level varies its choice among near-equal moves"
     );
 }
+
+#[test]
+fn with_helpers_the_last_report_is_the_line_played() {
+    // Whether the main thread's iteration or a deeper helper's is played, the GUI must
+    // have been shown its line: its first move and its value.
+    let g = game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let mut pvs = Pvs::default();
+    let decls = [&THREADS.decl, &HASH.decl];
+    let opts = options(&decls, &[("Hash", "4"), ("Threads", "4")]);
+    pvs.configure(&opts).unwrap();
+    for ms in [30, 120, 250] {
+        let sink = Recorder::default();
+        let r = search(&mut pvs, &g, &Limits::movetime(ms), &opts, &sink);
+        let infos = sink.infos.lock().unwrap();
+        let best = g.position().to_uci(r.best.unwrap());
+        assert!(
+            infos
+                .iter()
+                .any(|i| i.pv.first() == Some(&best) && i.score == r.value),
+            "{ms} ms: no line reported for {best} at {}",
+            r.value
+        );
+    }
+}
