@@ -3,8 +3,9 @@
 //! windows, a transposition table, quiescence search, and the usual selectivity —
 //! null-move pruning, reverse futility pruning, razoring, late-move reductions, check
 //! extension.
-//! Several threads search the same tree and share only the table (Lazy SMP); the main
-//! thread's result is played.
+//! Several threads search the same tree and share the table (Lazy SMP); the main
+//! thread's result is played unless a helper completed a deeper iteration at no lower
+//! value (`threads`).
 //!
 //! The table and the move-ordering memory belong to the backend: no other backend reads
 //! them. `Hash` sizes the table when the options are applied ([`Backend::configure`]).
