@@ -195,8 +195,9 @@ impl<'a> Worker<'a> {
             result.depth = depth as u32;
             result.best = best.pv.first().copied();
             result.ponder = best.pv.get(1).copied();
-            // The main thread's own result is already in hand.
-            if !self.is_main() && self.multipv == 1 {
+            if !self.is_main() {
+                // A helper (always one line) posts what it completed; the main thread's
+                // own result is already in hand.
                 let line = best.clone();
                 let seldepth = self.seldepth as u32;
                 self.threads.post(
@@ -207,8 +208,6 @@ impl<'a> Worker<'a> {
                         line,
                     },
                 );
-            }
-            if !self.is_main() {
                 continue;
             }
             for k in 0..self.lines.len() {

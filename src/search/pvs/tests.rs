@@ -152,7 +152,7 @@ fn a_limited_strength_search_keeps_to_its_node_budget_and_plays_a_legal_move() {
 }
 
 #[test]
-fn with_helpers_the_last_report_is_the_line_played() {
+fn with_helpers_the_line_played_is_reported() {
     // Whether the main thread's iteration or a deeper helper's is played, the GUI must
     // have been shown its line: its first move and its value.
     let g = game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
