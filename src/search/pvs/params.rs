@@ -74,6 +74,9 @@ pub const LMR_INDEX: usize = 2;
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
 pub const LMR_HISTORY: i32 = 8192;
+/// Late-move reductions a ply deeper once more than this many of the node's children
+/// have failed high (the node is likely to fail low).
+pub const CUTOFF_COUNT: u32 = 3;
 
 /// Quiescence delta pruning: a capture that could not lift the stand-pat to alpha even
 /// with this margin is skipped.

@@ -75,6 +75,10 @@ pub(super) struct Worker<'a> {
     lmr: Box<[[i32; 64]; 64]>,
     /// Per ply: the table move a singular search leaves out (`NONE` outside one).
     singular_skip: [PackedMove; MAX_PLY + 2],
+    /// Per ply: how many nodes of this ply failed high under the current parent. Many
+    /// children refuting their moves mark the parent as a node likely to fail low, where
+    /// its late moves deserve less depth.
+    cutoffs: [u32; MAX_PLY + 2],
     /// The running iteration's depth, which bounds how far extensions may reach.
     root_depth: i32,
 }
@@ -147,6 +151,7 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 1],
             lmr,
             singular_skip: [PackedMove::NONE; MAX_PLY + 2],
+            cutoffs: [0; MAX_PLY + 2],
             root_depth: 1,
         }
     }
@@ -472,6 +477,7 @@ impl<'a> Worker<'a> {
             Some(t) if moves.is_empty() || ply > 0 => return t.value(ply),
             _ => {}
         }
+        self.cutoffs[ply + 1] = 0;
         let Some((best, best_move)) = self.search_moves(pos, &mut moves, &node, alpha, beta) else {
             return 0;
         };
@@ -690,6 +696,7 @@ impl<'a> Worker<'a> {
                     r = self.lmr[depth.min(63) as usize][index.min(63)];
                     r -= i32::from(pv_node) + i32::from(self.heuristics.is_killer(ply, m));
                     r += i32::from(tt_capture);
+                    r += i32::from(self.cutoffs[ply + 1] > CUTOFF_COUNT);
                     r -= self.heuristics.quiet_score(pos, m, &ctx) / LMR_HISTORY;
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -716,6 +723,7 @@ impl<'a> Worker<'a> {
                         self.keep_unfinished(v);
                     }
                     if v >= beta {
+                        self.cutoffs[ply] += 1;
                         if quiet {
                             self.heuristics
                                 .reward(pos, ply, depth, &ctx, m, &quiets_tried);
