@@ -691,15 +691,17 @@ impl<'a> Worker<'a> {
             } else {
                 // Step 6. Late moves: reduced null-window search first, widened only if
                 // it beats alpha.
-                let mut r = 0;
-                if depth >= LMR_DEPTH && index >= LMR_INDEX && quiet && !in_check && !gives_check {
-                    r = self.lmr[depth.min(63) as usize][index.min(63)];
-                    r -= i32::from(pv_node) + i32::from(self.heuristics.is_killer(ply, m));
-                    r += i32::from(tt_capture);
-                    r += i32::from(self.cutoffs[ply + 1] > CUTOFF_COUNT);
-                    r -= self.heuristics.quiet_score(pos, m, &ctx) / LMR_HISTORY;
-                    r = r.clamp(0, new_depth - 1);
-                }
+                let r = if depth >= LMR_DEPTH
+                    && index >= LMR_INDEX
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                {
+                    self.reduction(pos, m, node, index, &ctx, tt_capture)
+                        .clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
                 let mut v = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
                 if v > alpha && r > 0 {
                     v = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
@@ -738,6 +740,27 @@ impl<'a> Worker<'a> {
             }
         }
         Some((best, best_move))
+    }
+
+    /// Late-move reduction of a quiet move that does not check: the table's plies for its
+    /// depth and place in the list, fewer on the principal variation, for a killer and for
+    /// a move with a good history, more after a table capture and at a node whose
+    /// children keep failing high (it is likely to fail low).
+    fn reduction(
+        &self,
+        pos: &Position,
+        m: Move,
+        node: &Node,
+        index: usize,
+        ctx: &Context,
+        tt_capture: bool,
+    ) -> i32 {
+        let (depth, ply) = (node.depth, node.ply);
+        let mut r = self.lmr[depth.min(63) as usize][index.min(63)];
+        r -= i32::from(node.pv_node) + i32::from(self.heuristics.is_killer(ply, m));
+        r += i32::from(tt_capture);
+        r += i32::from(self.cutoffs[ply + 1] > CUTOFF_COUNT);
+        r - self.heuristics.quiet_score(pos, m, ctx) / LMR_HISTORY
     }
 
     /// The root moves this line may play: those `searchmoves` allows, less the moves the
