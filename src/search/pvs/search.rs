@@ -691,12 +691,8 @@ impl<'a> Worker<'a> {
             } else {
                 // Step 6. Late moves: reduced null-window search first, widened only if
                 // it beats alpha.
-                let r = if depth >= LMR_DEPTH
-                    && index >= LMR_INDEX
-                    && quiet
-                    && !in_check
-                    && !gives_check
-                {
+                let reducible = quiet && !in_check && !gives_check;
+                let r = if reducible && depth >= LMR_DEPTH && index >= LMR_INDEX {
                     self.reduction(pos, m, node, index, &ctx, tt_capture)
                         .clamp(0, new_depth - 1)
                 } else {
