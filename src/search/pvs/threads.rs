@@ -95,11 +95,11 @@ mod tests {
         assert_eq!(t.better_than(8, 30).map(|f| f.depth), Some(10));
         t.post(1, finished(3, MATE_BOUND + 5));
         assert_eq!(t.better_than(8, 30).map(|f| f.depth), Some(3));
-        // The main thread's own post is never a candidate.
         // Any completed iteration beats none.
         let t = Threads::new(2);
         t.post(1, finished(1, -200));
         assert_eq!(t.better_than(0, 0).map(|f| f.depth), Some(1));
+        // The main thread's own post is never a candidate.
         let solo = Threads::new(1);
         solo.post(0, finished(20, 500));
         assert!(solo.better_than(8, 30).is_none());
