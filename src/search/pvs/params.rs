@@ -58,8 +58,8 @@ pub const FUTILITY_DEPTH: i32 = 4;
 pub const FUTILITY_BASE: i32 = 100;
 pub const FUTILITY_PER_PLY: i32 = 100;
 
-/// SEE pruning of quiet moves, off the principal variation: at most this depth, a move
-/// losing more than this times depth² in the exchange on its square.
+/// SEE pruning of quiet moves: at most this depth, a move losing more than this times
+/// depth² in the exchange on its square.
 pub const QUIET_SEE_DEPTH: i32 = 5;
 pub const QUIET_SEE_PER_PLY2: i32 = 30;
 

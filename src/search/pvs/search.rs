@@ -672,7 +672,7 @@ impl<'a> Worker<'a> {
                 let futile = depth <= FUTILITY_DEPTH
                     && !in_check
                     && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
-                if shallow_pruned(pos, m, quiet, depth, pv_node, late || futile) {
+                if shallow_pruned(pos, m, quiet, depth, late || futile) {
                     continue;
                 }
             }
@@ -858,26 +858,15 @@ pub(super) fn cuts(bound: Bound, v: Value, alpha: Value, beta: Value) -> bool {
 }
 
 /// Step 5's verdict on a move that does not give check: a quiet move is skipped when it
-/// comes late or the node is futile (`hopeless`), or, off the principal variation, when it
-/// loses too much in the exchange on its square; a capture when it loses too much in the
-/// exchange.
-fn shallow_pruned(
-    pos: &Position,
-    m: Move,
-    quiet: bool,
-    depth: i32,
-    pv_node: bool,
-    hopeless: bool,
-) -> bool {
+/// comes late or the node is futile (`hopeless`), or when it loses too much in the
+/// exchange on its square; a capture when it loses too much in the exchange.
+fn shallow_pruned(pos: &Position, m: Move, quiet: bool, depth: i32, hopeless: bool) -> bool {
     if !quiet {
         return depth <= SEE_PRUNE_DEPTH && !see_ge(pos.chess(), m, -SEE_PRUNE_PER_PLY * depth);
     }
     // A quiet move onto a square where it is lost for nothing: at low depth the sacrifice
-    // has too few plies left to pay for itself. Not on the principal variation: there a
-    // quiet sacrifice (a piece offered to open the king) may be the line itself, and the
-    // few nodes of the line can afford to look at it.
+    // has too few plies left to pay for itself.
     hopeless
-        || (!pv_node
-            && depth <= QUIET_SEE_DEPTH
+        || (depth <= QUIET_SEE_DEPTH
             && !see_ge(pos.chess(), m, -QUIET_SEE_PER_PLY2 * depth * depth))
 }
