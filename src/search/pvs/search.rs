@@ -266,7 +266,8 @@ impl<'a> Worker<'a> {
     }
 
     /// Root line `k` at `depth`, in windows around `guess` (the line's value at the last
-    /// depth) that widen until the value falls inside; `None` once stopped.
+    /// depth) that widen until the value falls inside, a ply shallower for each fail high
+    /// in a row; `None` once stopped.
     fn aspirate(
         &mut self,
         root: &Position,
@@ -282,8 +283,12 @@ impl<'a> Worker<'a> {
             _ => (-INFINITY, INFINITY),
         };
         self.seldepth = 0;
+        // Fail highs in a row: each re-search after one goes a ply shallower. A move that
+        // beats the window is usually confirmed, not refuted, by the wider window, and
+        // the iteration reaches its value sooner; a fail low restores the full depth.
+        let mut fail_highs = 0;
         loop {
-            let v = self.search(root, depth, alpha, beta, 0, true);
+            let v = self.search(root, (depth - fail_highs).max(1), alpha, beta, 0, true);
             if self.stopped {
                 return None;
             }
@@ -298,8 +303,10 @@ impl<'a> Worker<'a> {
             if bound == Bound::Upper {
                 beta = (alpha + beta) / 2;
                 alpha = (v - delta).max(-INFINITY);
+                fail_highs = 0;
             } else {
                 beta = (v + delta).min(INFINITY);
+                fail_highs += 1;
             }
             delta += delta / 2 + ASPIRATION_GROWTH;
         }
