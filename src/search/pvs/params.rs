@@ -3,7 +3,7 @@
 
 /// Aspiration windows start at this depth, this wide on each side of the last value.
 pub const ASPIRATION_DEPTH: i32 = 4;
-pub const ASPIRATION_DELTA: i32 = 30;
+pub const ASPIRATION_DELTA: i32 = 25;
 /// After a fail, the window grows by half its width plus this.
 pub const ASPIRATION_GROWTH: i32 = 10;
 
