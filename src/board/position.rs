@@ -144,8 +144,13 @@ impl Position {
     /// around the side to move's king: a cheap sign that a quiet threat may be on the
     /// board that a static evaluation does not see.
     pub fn king_danger(&self) -> u32 {
+        self.king_pressure(self.turn())
+    }
+
+    /// How many pieces of `!us` (a queen counting twice) attack the squares around the
+    /// king of `us`: [`king_danger`](Self::king_danger) from either side of the board.
+    pub fn king_pressure(&self, us: Color) -> u32 {
         let board = self.chess.board();
-        let us = self.turn();
         let Some(king) = board.king_of(us) else {
             return 0;
         };
@@ -498,6 +503,11 @@ mod tests {
         // White to move: Black's pieces are the attackers, and none is near.
         let quiet = "1nbq1r1k/3rbp1p/p1p1pN1Q/1p4p1/P1pP4/6P1/1P2PPBP/R4RK1 w - - 1 2";
         assert_eq!(Position::from_fen_auto(quiet).unwrap().king_danger(), 0);
+        // The same counts from either side to move: White's pressure on Black's king
+        // (what razoring asks of the side to move) and Black's on White's.
+        let white_to_move = Position::from_fen_auto(quiet).unwrap();
+        assert_eq!(white_to_move.king_pressure(Color::Black), 3);
+        assert_eq!(white_to_move.king_pressure(Color::White), 0);
     }
 
     #[test]

@@ -19,7 +19,8 @@ pub const RFP_DEPTH: i32 = 6;
 pub const RFP_MARGIN: i32 = 90;
 
 /// Reverse futility is not trusted when this many enemy pieces (a queen counting two)
-/// attack the squares around the king.
+/// attack the squares around the king, nor razoring when the side to move has this many
+/// around the enemy king.
 pub const KING_DANGER: u32 = 3;
 
 /// Razoring: at most this depth, a node whose static evaluation plus `BASE + PER_PLY2 *

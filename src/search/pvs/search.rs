@@ -584,10 +584,14 @@ impl<'a> Worker<'a> {
             return Some(static_eval);
         }
         // Razoring: so far below alpha that only a capture could help; if quiescence
-        // agrees, the node fails low without trying its quiet moves.
+        // agrees, the node fails low without trying its quiet moves. Not for a side with
+        // its pieces gathered around the enemy king: there a quiet move is what helps (the
+        // side that sacrificed its way in is far behind in material, and the mating move
+        // it has ready is quiet), and quiescence does not try one.
         let alpha = beta - 1;
         if depth <= RAZOR_DEPTH
             && static_eval + RAZOR_BASE + RAZOR_PER_PLY2 * depth * depth <= alpha
+            && pos.king_pressure(!pos.turn()) < KING_DANGER
         {
             let v = self.quiesce(pos, alpha, beta, ply, false);
             if self.stopped {
