@@ -6,6 +6,7 @@ EXE ?= searchlight
 # x86-64-v2 level themselves.
 ARCH_FLAGS := $(if $(filter x86_64,$(shell uname -m)),-C target-cpu=x86-64-v2,)
 PGO_DIR := $(abspath target/pgo)
+PGO_GEN := $(PGO_DIR)/gen/release/searchlight
 # rustup's llvm-tools component ships llvm-profdata matching the compiler's LLVM.
 LLVM_PROFDATA ?= $(firstword $(wildcard $(shell rustc --print sysroot)/lib/rustlib/*/bin/llvm-profdata))
 
@@ -19,9 +20,9 @@ pgo:
 	@test -n "$(LLVM_PROFDATA)" || { echo "llvm-profdata not found: rustup component add llvm-tools"; exit 1; }
 	rm -rf $(PGO_DIR)/data
 	RUSTFLAGS="$(ARCH_FLAGS) -C profile-generate=$(PGO_DIR)/data" cargo build --release --target-dir $(PGO_DIR)/gen
-	$(PGO_DIR)/gen/release/searchlight bench 13 > /dev/null
-	$(PGO_DIR)/gen/release/searchlight bench 12 --eval classical > /dev/null
-	$(PGO_DIR)/gen/release/searchlight bench 12 --eval material > /dev/null
+	$(PGO_GEN) bench 13 > /dev/null
+	$(PGO_GEN) bench 12 --eval classical > /dev/null
+	$(PGO_GEN) bench 12 --eval material > /dev/null
 	$(LLVM_PROFDATA) merge -o $(PGO_DIR)/merged.profdata $(PGO_DIR)/data
 	RUSTFLAGS="$(ARCH_FLAGS) -C profile-use=$(PGO_DIR)/merged.profdata -C llvm-args=-pgo-warn-missing-function=false" cargo build --release --target-dir $(PGO_DIR)/use
 	cp $(PGO_DIR)/use/release/searchlight $(EXE)
