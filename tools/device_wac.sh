@@ -1,6 +1,7 @@
 #!/bin/bash
-# WAC at 1 s a position on the 16-core machine of the `device` tool: `pvs` (THREADS threads, 2 unless said)
-# and Stockfish (as many) in the same `searchlight epd` run, once per evaluator.
+# WAC at 1 s a position on the 16-core machine of the `device` tool: `pvs` (THREADS
+# threads, 2 unless said) and Stockfish (as many) in the same `searchlight epd` run, once
+# per evaluator.
 #
 #   SHARDS=4 THREADS=2 EVALS="nnue classical" tools/device_wac.sh
 #
@@ -8,8 +9,8 @@
 # /usr/games), both named in the call's `carry`. Nine minutes of one-position-at-a-time
 # work do not fit one call, so the suite is cut into SHARDS parts run side by side: each
 # part is a plain `epd` run, the engines taking turns on each position, so at most
-# THREADS × SHARDS threads search at once (kept under the core count, so no search shares a
-# core). The CSVs and logs come back packed in $OUT/wac.tgz; the totals are printed.
+# THREADS × SHARDS threads search at once (kept under the core count, so no search
+# shares a core). The CSVs and logs come back packed in $OUT/wac.tgz; the totals are printed.
 set -u
 cd "$(dirname "$0")/.."
 L=/tmp/wac; rm -rf $L; mkdir -p $L
