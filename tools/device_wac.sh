@@ -10,7 +10,8 @@
 # work do not fit one call, so the suite is cut into SHARDS parts run side by side: each
 # part is a plain `epd` run, the engines taking turns on each position, so at most
 # THREADS × SHARDS threads search at once (kept under the core count, so no search
-# shares a core). The CSVs and logs come back packed in $OUT/wac.tgz; the totals are printed.
+# shares a core). The CSVs and logs come back packed in $OUT/wac.tgz; the totals are
+# printed.
 set -u
 cd "$(dirname "$0")/.."
 L=/tmp/wac; rm -rf $L; mkdir -p $L
