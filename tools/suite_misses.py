@@ -43,8 +43,10 @@ def read_suite(path):
         board = chess.Board(" ".join(fields[:4]) + " 0 1")
         ident = re.search(r'\bid "([^"]+)"', line)
         keys = re.search(r"\bbm ([^;]+);", line)
-        if not ident or not keys:
-            sys.exit(f"{path}:{number}: no id or no bm")
+        if not ident:
+            sys.exit(f"{path}:{number}: no id")
+        if not keys:
+            continue  # an `am`-only position has no key to judge a move against
         suite[ident.group(1)] = (board, [board.parse_san(m) for m in keys.group(1).split()])
     return suite
 
@@ -120,6 +122,8 @@ def main():
     print("engine,id,key,key_score,played,played_score,verdict")
     for engine in sorted(misses):
         for ident, san in misses[engine]:
+            if ident not in suite:
+                sys.exit(f"{ident}: not a position with a `bm` in {args.epd}")
             board, keys = suite[ident]
             try:
                 played = board.parse_san(san)
@@ -135,7 +139,8 @@ def main():
     referee.quit()
 
     print(f"\nreferee {args.referee}, {args.time:g} s a search, {args.threads} threads; "
-          f"as good: within {args.margin} cp of the key; also wins: both >= {args.win} cp",
+          f"as good: within {args.margin} cp of the key (a mate: as fast); "
+          f"also wins: both >= {args.win} cp",
           file=sys.stderr)
     for engine in sorted(counts):
         solved, total = counts[engine]
