@@ -90,7 +90,15 @@ fn epd_csv_has_a_row_per_engine_and_position() {
     assert_eq!(
         rows[0],
         [
-            "engine", "id", "expected", "played", "solved", "depth", "time_ms"
+            "engine",
+            "id",
+            "expected",
+            "played",
+            "solved",
+            "depth",
+            "time_ms",
+            "found_ms",
+            "found_depth"
         ]
     );
     let body = &rows[1..];
@@ -98,10 +106,19 @@ fn epd_csv_has_a_row_per_engine_and_position() {
     let engines: Vec<&str> = body.iter().map(|r| r[0].as_str()).collect();
     assert_eq!(engines, ["pvs", "pvs", "alphabeta", "alphabeta"]);
     for r in body {
-        assert_eq!(r.len(), 7, "{r:?}");
+        assert_eq!(r.len(), 9, "{r:?}");
         assert!(r[4] == "true" || r[4] == "false", "{r:?}");
         assert!(r[5].is_empty() || r[5].parse::<u32>().is_ok(), "{r:?}");
-        assert!(r[6].parse::<u64>().is_ok(), "{r:?}");
+        let time: u64 = r[6].parse().unwrap();
+        // An in-process backend reports its lines, so a solved position says when its
+        // solution was found, within the search; an unsolved one says nothing.
+        if r[4] == "true" {
+            let found: u64 = r[7].parse().unwrap_or_else(|_| panic!("{r:?}"));
+            assert!(found <= time, "{r:?}");
+            assert!(r[8].parse::<u32>().is_ok(), "{r:?}");
+        } else {
+            assert!(r[7].is_empty() && r[8].is_empty(), "{r:?}");
+        }
     }
     assert_eq!(body[0][1..3], ["WAC.001", "Qg6"]);
     assert_eq!(body[1][1..3], ["start, avoid", "am f3 g4"]);

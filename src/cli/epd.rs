@@ -17,7 +17,7 @@ use super::{fail, progress, read};
 use crate::board::Game;
 use crate::board::epd::{self, EpdRecord};
 use crate::experiments::csv;
-use crate::matches::player::Player;
+use crate::matches::player::{Player, Turn};
 use crate::matches::spec::EngineSpec;
 use crate::search::Limits;
 
@@ -40,16 +40,27 @@ pub struct EpdArgs {
     #[arg(long)]
     pub quiet: bool,
     /// Also write one CSV row per engine and position to this file:
-    /// `engine,id,expected,played,solved,depth,time_ms`. `expected` is the `bm` moves as
-    /// the suite writes them (`am ` before avoided ones), `played` the move in SAN,
-    /// `depth` empty when the engine reported none, `time_ms` the search's wall time.
+    /// `engine,id,expected,played,solved,depth,time_ms,found_ms,found_depth`. `expected`
+    /// is the `bm` moves as the suite writes them (`am ` before avoided ones), `played`
+    /// the move in SAN, `depth` empty when the engine reported none, `time_ms` the
+    /// search's wall time; `found_ms` and `found_depth` say when the main line last
+    /// turned to a solving move and kept one to the end (empty when not solved, or when
+    /// the engine's lines never showed it).
     #[arg(long)]
     pub csv: Option<String>,
 }
 
 /// The columns of `--csv`.
-const CSV_HEADER: [&str; 7] = [
-    "engine", "id", "expected", "played", "solved", "depth", "time_ms",
+const CSV_HEADER: [&str; 9] = [
+    "engine",
+    "id",
+    "expected",
+    "played",
+    "solved",
+    "depth",
+    "time_ms",
+    "found_ms",
+    "found_depth",
 ];
 
 /// What one player did on one position.
@@ -61,6 +72,9 @@ struct Outcome {
     depth: Option<u32>,
     score: Option<String>,
     time: Duration,
+    /// When the solution was found for good: the time and depth of the main line's turn
+    /// to a solving move that no later turn undid.
+    found: Option<(Duration, Option<u32>)>,
 }
 
 /// The `--csv` file, written a row at a time so that an interrupted run keeps its rows.
@@ -226,14 +240,22 @@ fn attempt(
     let thought = player.think(&game, limits, deadline);
     let time = started.elapsed();
     match thought {
-        Ok(t) => Outcome {
-            id,
-            played: Ok(SanPlus::from_move(record.position.chess().clone(), t.best).to_string()),
-            solved: record.solved_by(t.best),
-            depth: t.depth,
-            score: t.score.map(|s| s.to_string()),
-            time,
-        },
+        Ok(t) => {
+            let solved = record.solved_by(t.best);
+            Outcome {
+                id,
+                played: Ok(SanPlus::from_move(record.position.chess().clone(), t.best).to_string()),
+                solved,
+                depth: t.depth,
+                score: t.score.map(|s| s.to_string()),
+                time,
+                found: if solved {
+                    found(record, &t.turns)
+                } else {
+                    None
+                },
+            }
+        }
         Err(e) => Outcome {
             id,
             played: Err(e.to_string()),
@@ -241,8 +263,23 @@ fn attempt(
             depth: None,
             score: None,
             time,
+            found: None,
         },
     }
+}
+
+/// The turn of the main line after which every first move solved the record: the solution
+/// time a suite reports, which says how much of the budget a solved position needed.
+fn found(record: &EpdRecord, turns: &[Turn]) -> Option<(Duration, Option<u32>)> {
+    let mut found = None;
+    for turn in turns {
+        if turn.first.is_some_and(|m| record.solved_by(m)) {
+            found.get_or_insert((turn.at, turn.depth));
+        } else {
+            found = None;
+        }
+    }
+    found
 }
 
 /// The moves the record names, as the suite writes them: `Qg6`, `am Bxh7`, or both.
@@ -269,7 +306,14 @@ fn table_line(record: &EpdRecord, o: &Outcome) -> String {
                 format!("bm {}", expected(record))
             };
             let score = o.score.as_deref().unwrap_or_default();
-            format!("{id:<10} {verdict} {san:<7} {expected}  [{score}]")
+            let found = match o.found {
+                Some((at, Some(depth))) => {
+                    format!("  found at {} ms, depth {depth}", at.as_millis())
+                }
+                Some((at, None)) => format!("  found at {} ms", at.as_millis()),
+                None => String::new(),
+            };
+            format!("{id:<10} {verdict} {san:<7} {expected}  [{score}]{found}")
         }
         Err(e) => format!("{id:<10} ERR  {e}"),
     }
@@ -279,6 +323,13 @@ fn csv_row(engine: &str, record: &EpdRecord, o: &Outcome) -> String {
     let played = o.played.as_deref().unwrap_or_default();
     let depth = o.depth.map(|d| d.to_string()).unwrap_or_default();
     let ms = o.time.as_millis().to_string();
+    let (found_ms, found_depth) = match o.found {
+        Some((at, depth)) => (
+            at.as_millis().to_string(),
+            depth.map(|d| d.to_string()).unwrap_or_default(),
+        ),
+        None => (String::new(), String::new()),
+    };
     csv::row(&[
         engine,
         &o.id,
@@ -287,5 +338,42 @@ fn csv_row(engine: &str, record: &EpdRecord, o: &Outcome) -> String {
         if o.solved { "true" } else { "false" },
         &depth,
         &ms,
+        &found_ms,
+        &found_depth,
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record() -> EpdRecord {
+        let text =
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";";
+        let line = epd::read(text).next().unwrap().unwrap();
+        EpdRecord::from_line(&line).unwrap()
+    }
+
+    fn turn(ms: u64, depth: u32, uci: &str) -> Turn {
+        let pos = record().position;
+        Turn {
+            at: Duration::from_millis(ms),
+            depth: Some(depth),
+            first: pos.parse_uci(uci).ok(),
+        }
+    }
+
+    #[test]
+    fn the_solution_time_is_the_last_turn_to_the_key_that_stayed() {
+        let r = record();
+        let at = |ms| Some((Duration::from_millis(ms), Some(ms as u32)));
+        assert_eq!(found(&r, &[]), None);
+        assert_eq!(found(&r, &[turn(1, 1, "g3g6")]), at(1));
+        // Found, lost, found again: the second find is the one that counts.
+        let back_and_forth = [turn(1, 1, "g3g6"), turn(2, 2, "g3g4"), turn(3, 3, "g3g6")];
+        assert_eq!(found(&r, &back_and_forth), at(3));
+        assert_eq!(found(&r, &back_and_forth[..2]), None);
+        // A move that is not legal here never solves.
+        assert_eq!(found(&r, &[turn(1, 1, "a1a8")]), None);
+    }
 }

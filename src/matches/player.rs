@@ -3,9 +3,11 @@
 //! move under limits.
 
 use std::fmt::Write as _;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
 use shakmaty::{EnPassantMode, Move};
 
 use thiserror::Error;
@@ -15,7 +17,7 @@ use super::uci_client::{Client, ClientError};
 use crate::board::Game;
 use crate::engine::{Engine, EngineError, SEARCH};
 use crate::search::Limits;
-use crate::search::info::Silent;
+use crate::search::info::{Info, InfoSink};
 use crate::value::UciScore;
 
 /// Why a player could not be started or set up.
@@ -71,6 +73,35 @@ pub struct Thought {
     pub score: Option<UciScore>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// How the main line's first move changed during the search, in order.
+    pub turns: Vec<Turn>,
+}
+
+/// The main line began with another move: when (since the search began), at what depth,
+/// and the move (`None` for one that is not legal here).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Turn {
+    pub at: Duration,
+    pub depth: Option<u32>,
+    pub first: Option<Move>,
+}
+
+/// Keeps the turns of an in-process search's main line.
+#[derive(Default)]
+struct Turns(Mutex<Vec<(Duration, u32, UciMove)>>);
+
+impl InfoSink for Turns {
+    fn info(&self, info: &Info) {
+        let (Some(first), true) = (info.pv.first(), info.multipv <= 1) else {
+            return;
+        };
+        if let Ok(mut turns) = self.0.lock()
+            && turns.last().is_none_or(|(_, _, m)| m != first)
+        {
+            turns.push((info.time, info.depth, *first));
+        }
+    }
+    fn message(&self, _: &str) {}
 }
 
 enum Inner {
@@ -141,15 +172,25 @@ impl Player {
     ) -> Result<Thought, ThinkError> {
         match &mut self.inner {
             Inner::Local(engine) => {
-                let result = engine.search(game, limits, &Silent);
+                let turns = Turns::default();
+                let result = engine.search(game, limits, &turns);
                 let best = result
                     .best
                     .ok_or_else(|| ThinkError::Other("no legal move".into()))?;
+                let turns = turns.0.into_inner().unwrap_or_default();
                 Ok(Thought {
                     best,
                     score: Some(UciScore::from_value(result.value)),
                     depth: Some(result.depth),
                     nodes: Some(result.nodes),
+                    turns: turns
+                        .into_iter()
+                        .map(|(at, depth, m)| Turn {
+                            at,
+                            depth: Some(depth),
+                            first: m.to_move(game.position().chess()).ok(),
+                        })
+                        .collect(),
                 })
             }
             Inner::External(client) => {
@@ -163,11 +204,22 @@ impl Player {
                     .position()
                     .parse_uci(&reply.bestmove)
                     .map_err(|_| ThinkError::Illegal(reply.bestmove.clone()))?;
+                let turns = reply
+                    .report
+                    .turns
+                    .iter()
+                    .map(|(at, depth, m)| Turn {
+                        at: *at,
+                        depth: *depth,
+                        first: game.position().parse_uci(m).ok(),
+                    })
+                    .collect();
                 Ok(Thought {
                     best,
                     score: reply.report.score,
                     depth: reply.report.depth,
                     nodes: reply.report.nodes,
+                    turns,
                 })
             }
         }

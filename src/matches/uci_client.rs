@@ -36,6 +36,9 @@ pub struct Report {
     pub depth: Option<u32>,
     pub score: Option<UciScore>,
     pub nodes: Option<u64>,
+    /// Each time the main line (`multipv 1`) began with another move: the time since
+    /// `go` was sent, the depth of that line and its first move as sent.
+    pub turns: Vec<(Duration, Option<u32>, String)>,
 }
 
 /// An engine's answer to `go`.
@@ -185,12 +188,21 @@ impl Client {
     ) -> Result<Reply, ClientError> {
         self.send(position)?;
         self.send(go)?;
+        let sent = Instant::now();
         let mut report = Report::default();
         let mut take = |line: &str| -> Option<Result<Reply, ClientError>> {
             let mut tokens = line.split_whitespace();
             match tokens.next() {
                 Some("info") => {
                     note_info(line, &mut report);
+                    if let Some(first) = main_line_first_move(line)
+                        && report.turns.last().is_none_or(|(_, _, m)| m != first)
+                    {
+                        let depth = report.depth;
+                        report
+                            .turns
+                            .push((sent.elapsed(), depth, first.to_string()));
+                    }
                     None
                 }
                 Some("bestmove") => Some(match tokens.next() {
@@ -268,9 +280,39 @@ fn note_info(line: &str, report: &mut Report) {
     }
 }
 
+/// The first move of an `info` line's principal variation, if the line has one and it is
+/// the main line (no `multipv`, or `multipv 1`).
+fn main_line_first_move(line: &str) -> Option<&str> {
+    let mut tokens = line.split_whitespace();
+    let mut main = true;
+    while let Some(t) = tokens.next() {
+        match t {
+            "multipv" => main = tokens.next() == Some("1"),
+            "pv" => return tokens.next().filter(|_| main),
+            "string" => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_main_line_first_move_is_read_and_other_lines_are_not() {
+        let first = main_line_first_move;
+        assert_eq!(first("info depth 3 score cp 5 pv e2e4 e7e5"), Some("e2e4"));
+        assert_eq!(
+            first("info depth 3 multipv 1 score cp 5 pv d2d4"),
+            Some("d2d4")
+        );
+        assert_eq!(first("info depth 3 multipv 2 score cp 1 pv c2c4"), None);
+        assert_eq!(first("info depth 3 score cp 5 nodes 10"), None);
+        assert_eq!(first("info string pv e2e4"), None);
+        assert_eq!(first("info depth 3 pv"), None);
+    }
 
     #[test]
     fn info_lines_keep_depth_nodes_and_a_typed_score() {
