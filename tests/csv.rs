@@ -127,6 +127,44 @@ fn epd_csv_has_a_row_per_engine_and_position() {
 }
 
 #[test]
+fn epd_csv_says_when_an_external_engine_found_the_solution() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        println!("python3 not found: fake engine test skipped");
+        return;
+    }
+    let suite = temp("waver.epd");
+    std::fs::write(
+        &suite,
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";\n",
+    )
+    .unwrap();
+    let csv = temp("waver.csv");
+    let out = searchlight(&[
+        "epd",
+        "--file",
+        suite.to_str().unwrap(),
+        "--movetime",
+        "50",
+        "--engine",
+        "cmd=python3 tests/data/fake_uci.py waver name=fake",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let rows = parse_csv(&std::fs::read_to_string(&csv).unwrap());
+    let row = &rows[1];
+    assert_eq!(row[1..5], ["WAC.001", "Qg6", "Qg6", "true"], "{row:?}");
+    // The key at depth 1, lost at depth 2 and 3 (the `multipv 2` line does not count),
+    // back at depth 4 for good: the solution is the depth-4 line's.
+    assert_eq!(row[8], "4", "{row:?}");
+    assert!(row[7].parse::<u64>().is_ok(), "{row:?}");
+    assert!(stdout.contains("depth 4"), "{stdout}");
+    let _ = std::fs::remove_file(&suite);
+    let _ = std::fs::remove_file(&csv);
+}
+
+#[test]
 fn trees_chess_csv_has_a_row_per_backend() {
     let csv = temp("chess.csv");
     let out = searchlight(&[
