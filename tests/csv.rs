@@ -56,37 +56,40 @@ fn the_test_parser_reads_quoted_fields() {
     assert_eq!(rows, [["a", "b, c", "say \"hi\"", ""]]);
 }
 
+const WAC_001: &str =
+    "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";\n";
+
+/// `searchlight epd` at 50 ms a position on a suite of the given text, one `--engine` per
+/// spec: its stdout and the rows of its `--csv` file.
+fn epd_csv(name: &str, suite_text: &str, engines: &[&str]) -> (String, Vec<Vec<String>>) {
+    let suite = temp(&format!("{name}.epd"));
+    std::fs::write(&suite, suite_text).unwrap();
+    let csv = temp(&format!("{name}.csv"));
+    let mut args = vec!["epd", "--file", suite.to_str().unwrap(), "--movetime", "50"];
+    for e in engines {
+        args.extend(["--engine", e]);
+    }
+    args.extend(["--csv", csv.to_str().unwrap()]);
+    let out = searchlight(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{stdout}");
+    let rows = parse_csv(&std::fs::read_to_string(&csv).unwrap());
+    let _ = std::fs::remove_file(&suite);
+    let _ = std::fs::remove_file(&csv);
+    (stdout, rows)
+}
+
 #[test]
 fn epd_csv_has_a_row_per_engine_and_position() {
-    let suite = temp("suite.epd");
-    std::fs::write(
-        &suite,
-        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";\n\
-         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - am f3 g4; id \"start, avoid\";\n",
-    )
-    .unwrap();
-    let csv = temp("epd.csv");
-    let out = searchlight(&[
-        "epd",
-        "--file",
-        suite.to_str().unwrap(),
-        "--movetime",
-        "50",
-        "--engine",
-        "pvs",
-        "--engine",
-        "alphabeta",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
+    let suite = format!(
+        "{WAC_001}rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - am f3 g4; id \"start, avoid\";\n"
+    );
+    let (stdout, rows) = epd_csv("suite", &suite, &["pvs", "alphabeta"]);
     // With two engines, every table line says whose it is.
     let table: Vec<&str> = stdout.lines().filter(|l| l.contains("WAC.001")).collect();
     assert_eq!(table.len(), 2, "{stdout}");
     assert!(table[0].starts_with("pvs ") && table[1].starts_with("alphabeta "));
 
-    let rows = parse_csv(&std::fs::read_to_string(&csv).unwrap());
     assert_eq!(
         rows[0],
         [
@@ -122,8 +125,6 @@ fn epd_csv_has_a_row_per_engine_and_position() {
     }
     assert_eq!(body[0][1..3], ["WAC.001", "Qg6"]);
     assert_eq!(body[1][1..3], ["start, avoid", "am f3 g4"]);
-    let _ = std::fs::remove_file(&suite);
-    let _ = std::fs::remove_file(&csv);
 }
 
 #[test]
@@ -132,27 +133,8 @@ fn epd_csv_says_when_an_external_engine_found_the_solution() {
         println!("python3 not found: fake engine test skipped");
         return;
     }
-    let suite = temp("waver.epd");
-    std::fs::write(
-        &suite,
-        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";\n",
-    )
-    .unwrap();
-    let csv = temp("waver.csv");
-    let out = searchlight(&[
-        "epd",
-        "--file",
-        suite.to_str().unwrap(),
-        "--movetime",
-        "50",
-        "--engine",
-        "cmd=python3 tests/data/fake_uci.py waver name=fake",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
-    let rows = parse_csv(&std::fs::read_to_string(&csv).unwrap());
+    let engine = "cmd=python3 tests/data/fake_uci.py waver name=fake";
+    let (stdout, rows) = epd_csv("waver", WAC_001, &[engine]);
     let row = &rows[1];
     assert_eq!(row[1..5], ["WAC.001", "Qg6", "Qg6", "true"], "{row:?}");
     // The key at depth 1, lost at depth 2 and 3 (the `multipv 2` line does not count),
@@ -160,8 +142,6 @@ fn epd_csv_says_when_an_external_engine_found_the_solution() {
     assert_eq!(row[8], "4", "{row:?}");
     assert!(row[7].parse::<u64>().is_ok(), "{row:?}");
     assert!(stdout.contains("depth 4"), "{stdout}");
-    let _ = std::fs::remove_file(&suite);
-    let _ = std::fs::remove_file(&csv);
 }
 
 #[test]
