@@ -7,7 +7,6 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use shakmaty::fen::Fen;
-use shakmaty::uci::UciMove;
 use shakmaty::{EnPassantMode, Move};
 
 use thiserror::Error;
@@ -86,9 +85,10 @@ pub struct Turn {
     pub first: Option<Move>,
 }
 
-/// Keeps the turns of an in-process search's main line.
+/// Keeps the turns of an in-process search's main line, as the UCI client keeps an
+/// external engine's: the time, the depth and the move as UCI text.
 #[derive(Default)]
-struct Turns(Mutex<Vec<(Duration, u32, UciMove)>>);
+struct Turns(Mutex<Vec<(Duration, Option<u32>, String)>>);
 
 impl InfoSink for Turns {
     fn info(&self, info: &Info) {
@@ -96,9 +96,9 @@ impl InfoSink for Turns {
             return;
         };
         if let Ok(mut turns) = self.0.lock()
-            && turns.last().is_none_or(|(_, _, m)| m != first)
+            && turns.last().is_none_or(|(_, _, m)| *m != first.to_string())
         {
-            turns.push((info.time, info.depth, *first));
+            turns.push((info.time, Some(info.depth), first.to_string()));
         }
     }
     fn message(&self, _: &str) {}
@@ -183,14 +183,7 @@ impl Player {
                     score: Some(UciScore::from_value(result.value)),
                     depth: Some(result.depth),
                     nodes: Some(result.nodes),
-                    turns: turns
-                        .into_iter()
-                        .map(|(at, depth, m)| Turn {
-                            at,
-                            depth: Some(depth),
-                            first: m.to_move(game.position().chess()).ok(),
-                        })
-                        .collect(),
+                    turns: read_turns(game, &turns),
                 })
             }
             Inner::External(client) => {
@@ -204,26 +197,29 @@ impl Player {
                     .position()
                     .parse_uci(&reply.bestmove)
                     .map_err(|_| ThinkError::Illegal(reply.bestmove.clone()))?;
-                let turns = reply
-                    .report
-                    .turns
-                    .iter()
-                    .map(|(at, depth, m)| Turn {
-                        at: *at,
-                        depth: *depth,
-                        first: game.position().parse_uci(m).ok(),
-                    })
-                    .collect();
                 Ok(Thought {
                     best,
                     score: reply.report.score,
                     depth: reply.report.depth,
                     nodes: reply.report.nodes,
-                    turns,
+                    turns: read_turns(game, &reply.report.turns),
                 })
             }
         }
     }
+}
+
+/// The turns of a main line with their moves read in the game's position, as its
+/// `bestmove` is.
+fn read_turns(game: &Game, turns: &[(Duration, Option<u32>, String)]) -> Vec<Turn> {
+    turns
+        .iter()
+        .map(|(at, depth, m)| Turn {
+            at: *at,
+            depth: *depth,
+            first: game.position().parse_uci(m).ok(),
+        })
+        .collect()
 }
 
 /// `position fen <start> moves ...` for a game.
