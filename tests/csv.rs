@@ -89,6 +89,14 @@ fn epd_csv_has_a_row_per_engine_and_position() {
     let table: Vec<&str> = stdout.lines().filter(|l| l.contains("WAC.001")).collect();
     assert_eq!(table.len(), 2, "{stdout}");
     assert!(table[0].starts_with("pvs ") && table[1].starts_with("alphabeta "));
+    // Each player's summary says how long its solutions took.
+    let summaries = stdout.lines().filter(|l| l.contains(": solved "));
+    assert!(
+        summaries
+            .map(|l| l.contains("solution time median "))
+            .eq([true, true]),
+        "{stdout}"
+    );
 
     assert_eq!(
         rows[0],

@@ -124,7 +124,7 @@ pub fn run(args: &EpdArgs) -> ExitCode {
             Err(e) => return fail("epd", e),
         };
         match run_suite(&mut player, &records, args, named, csv.as_mut()) {
-            Ok(solved) => summary.push((player.name.clone(), solved)),
+            Ok(result) => summary.push((player.name.clone(), result)),
             Err(e) => return fail("epd", e),
         }
     }
@@ -133,11 +133,12 @@ pub fn run(args: &EpdArgs) -> ExitCode {
         Some(n) => format!("{n} nodes"),
         None => format!("{} ms", args.movetime),
     };
-    for (name, solved) in &summary {
+    for (name, (solved, found)) in &summary {
         println!(
-            "{name}: solved {solved}/{} at {budget} per position ({})",
+            "{name}: solved {solved}/{} at {budget} per position ({}){}",
             records.len(),
-            args.file
+            args.file,
+            solution_times(found)
         );
     }
     if let Some(csv) = &csv {
@@ -166,18 +167,19 @@ fn start(text: &str) -> Result<Player, String> {
 }
 
 /// Runs the suite with one player: a table line per position on stdout (named after the
-/// player when several are compared), a CSV row per position; returns the solved count.
+/// player when several are compared), a CSV row per position; returns the solved count
+/// and the solution times that are known.
 fn run_suite(
     player: &mut Player,
     records: &[EpdRecord],
     args: &EpdArgs,
     named: bool,
     mut csv: Option<&mut CsvFile>,
-) -> Result<usize, String> {
+) -> Result<(usize, Vec<Duration>), String> {
     let bar = progress(records.len(), "{prefix} {bar:40} {pos}/{len} solved {msg}");
     bar.set_prefix(player.name.clone());
     let (limits, deadline) = limits(args);
-    let (mut solved, mut written) = (0, Ok(()));
+    let (mut solved, mut found, mut written) = (0, Vec::new(), Ok(()));
     for (i, record) in records.iter().enumerate() {
         if let Err(e) = player.new_game() {
             // Not `bar.println`: a hidden bar (stderr not a terminal) would drop the line.
@@ -185,6 +187,7 @@ fn run_suite(
         }
         let outcome = attempt(player, record, i, &limits, deadline);
         solved += usize::from(outcome.solved);
+        found.extend(outcome.found.map(|(at, _)| at));
         if !args.quiet {
             let prefix = if named {
                 format!("{:<12} ", player.name)
@@ -204,7 +207,20 @@ fn run_suite(
         bar.inc(1);
     }
     bar.finish_and_clear();
-    written.map(|()| solved)
+    written.map(|()| (solved, found))
+}
+
+/// The median and the slowest of the solution times, for the summary line: how much of
+/// the budget the solved positions needed.
+fn solution_times(found: &[Duration]) -> String {
+    let mut ms: Vec<u128> = found.iter().map(Duration::as_millis).collect();
+    ms.sort_unstable();
+    match (ms.get(ms.len() / 2), ms.last()) {
+        (Some(median), Some(slowest)) => {
+            format!("; solution time median {median} ms, slowest {slowest} ms")
+        }
+        _ => String::new(),
+    }
 }
 
 /// The `go` of every position and how long to wait for its answer: the time plus two
