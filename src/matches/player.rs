@@ -12,7 +12,7 @@ use shakmaty::{EnPassantMode, Move};
 use thiserror::Error;
 
 use super::spec::{EngineKind, EngineSpec};
-use super::uci_client::{Client, ClientError};
+use super::uci_client::{Client, ClientError, RawTurn, note_turn};
 use crate::board::Game;
 use crate::engine::{Engine, EngineError, SEARCH};
 use crate::search::Limits;
@@ -88,17 +88,15 @@ pub struct Turn {
 /// Keeps the turns of an in-process search's main line, as the UCI client keeps an
 /// external engine's: the time, the depth and the move as UCI text.
 #[derive(Default)]
-struct Turns(Mutex<Vec<(Duration, Option<u32>, String)>>);
+struct Turns(Mutex<Vec<RawTurn>>);
 
 impl InfoSink for Turns {
     fn info(&self, info: &Info) {
         let (Some(first), true) = (info.pv.first(), info.multipv <= 1) else {
             return;
         };
-        if let Ok(mut turns) = self.0.lock()
-            && turns.last().is_none_or(|(_, _, m)| *m != first.to_string())
-        {
-            turns.push((info.time, Some(info.depth), first.to_string()));
+        if let Ok(mut turns) = self.0.lock() {
+            note_turn(&mut turns, info.time, Some(info.depth), &first.to_string());
         }
     }
     fn message(&self, _: &str) {}
@@ -211,7 +209,7 @@ impl Player {
 
 /// The turns of a main line with their moves read in the game's position, as its
 /// `bestmove` is.
-fn read_turns(game: &Game, turns: &[(Duration, Option<u32>, String)]) -> Vec<Turn> {
+fn read_turns(game: &Game, turns: &[RawTurn]) -> Vec<Turn> {
     turns
         .iter()
         .map(|(at, depth, m)| Turn {

@@ -36,9 +36,19 @@ pub struct Report {
     pub depth: Option<u32>,
     pub score: Option<UciScore>,
     pub nodes: Option<u64>,
-    /// Each time the main line (`multipv 1`) began with another move: the time since
-    /// `go` was sent, the depth of that line and its first move as sent.
-    pub turns: Vec<(Duration, Option<u32>, String)>,
+    /// Each time the main line (`multipv 1`) began with another move.
+    pub turns: Vec<RawTurn>,
+}
+
+/// A turn of the main line as reported: the time since the search began, the depth of
+/// the line and its first move as UCI text.
+pub type RawTurn = (Duration, Option<u32>, String);
+
+/// Records a turn of the main line, unless it still begins with the last turn's move.
+pub fn note_turn(turns: &mut Vec<RawTurn>, at: Duration, depth: Option<u32>, first: &str) {
+    if turns.last().is_none_or(|(_, _, m)| m != first) {
+        turns.push((at, depth, first.to_string()));
+    }
 }
 
 /// An engine's answer to `go`.
@@ -195,13 +205,8 @@ impl Client {
             match tokens.next() {
                 Some("info") => {
                     note_info(line, &mut report);
-                    if let Some(first) = main_line_first_move(line)
-                        && report.turns.last().is_none_or(|(_, _, m)| m != first)
-                    {
-                        let depth = report.depth;
-                        report
-                            .turns
-                            .push((sent.elapsed(), depth, first.to_string()));
+                    if let Some(first) = main_line_first_move(line) {
+                        note_turn(&mut report.turns, sent.elapsed(), report.depth, first);
                     }
                     None
                 }
