@@ -188,7 +188,7 @@ fn trees_chess_csv_has_a_row_per_backend() {
 }
 
 #[test]
-fn epd_with_a_node_budget_plays_the_same_moves_on_every_run() {
+fn epd_with_a_node_budget_plays_the_same_moves_on_every_run_and_at_any_concurrency() {
     let suite = temp("nodes.epd");
     std::fs::write(
         &suite,
@@ -197,10 +197,12 @@ fn epd_with_a_node_budget_plays_the_same_moves_on_every_run() {
          8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - bm Rxb2; id \"WAC.002\";\n",
     )
     .unwrap();
-    let run = |name: &str| {
+    let run = |name: &str, concurrency: &str| {
         let csv = temp(name);
         let out = searchlight(&[
             "epd",
+            "--concurrency",
+            concurrency,
             "--file",
             suite.to_str().unwrap(),
             "--nodes",
@@ -221,8 +223,11 @@ fn epd_with_a_node_budget_plays_the_same_moves_on_every_run() {
             .map(|r| (r[1].clone(), r[3].clone(), r[5].clone()))
             .collect::<Vec<_>>()
     };
-    let first = run("nodes1.csv");
+    let first = run("nodes1.csv", "1");
     assert_eq!(first.len(), 3, "{first:?}");
-    assert_eq!(first, run("nodes2.csv"));
+    assert_eq!(first, run("nodes2.csv", "1"));
+    // Three workers, each with its own engine, finish in any order; the rows keep the
+    // suite's.
+    assert_eq!(first, run("nodes3.csv", "3"));
     let _ = std::fs::remove_file(&suite);
 }

@@ -3,7 +3,9 @@
 //! such as Stockfish is measured exactly the same way. `--csv` keeps one row per player
 //! and position for a spreadsheet. `--nodes` replaces the clock by a node budget: with one
 //! thread the result is then the same on every run and every machine, so two builds can
-//! be compared without the second-to-second noise of a timed run.
+//! be compared without the second-to-second noise of a timed run. `--concurrency` shares
+//! the positions out over a few workers (the one worker pool), each with its own
+//! instance of the player.
 
 use std::fs::File;
 use std::io::Write;
@@ -36,6 +38,11 @@ pub struct EpdArgs {
     /// (`"cmd=/usr/games/stockfish"`). Repeat to compare; default `pvs`.
     #[arg(long = "engine")]
     pub engines: Vec<String>,
+    /// Positions searched at once, each worker with its own instance of the player (one
+    /// engine process each for an external engine). For a timed run keep this times the
+    /// engine's threads within the cores, or the players share them unevenly.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub concurrency: u64,
     /// Print only the summary.
     #[arg(long)]
     pub quiet: bool,
@@ -119,12 +126,8 @@ pub fn run(args: &EpdArgs) -> ExitCode {
     let named = specs.len() > 1;
     let mut summary = Vec::new();
     for text in &specs {
-        let mut player = match start(text) {
-            Ok(p) => p,
-            Err(e) => return fail("epd", e),
-        };
-        match run_suite(&mut player, &records, args, named, csv.as_mut()) {
-            Ok(result) => summary.push((player.name.clone(), result)),
+        match run_suite(text, &records, args, named, csv.as_mut()) {
+            Ok(result) => summary.push(result),
             Err(e) => return fail("epd", e),
         }
     }
@@ -133,7 +136,7 @@ pub fn run(args: &EpdArgs) -> ExitCode {
         Some(n) => format!("{n} nodes"),
         None => format!("{} ms", args.movetime),
     };
-    for (name, (solved, found)) in &summary {
+    for (name, solved, found) in &summary {
         println!(
             "{name}: solved {solved}/{} at {budget} per position ({}){}",
             records.len(),
@@ -166,48 +169,88 @@ fn start(text: &str) -> Result<Player, String> {
         .and_then(|spec| Player::start(&spec).map_err(|e| format!("{}: {e}", spec.name)))
 }
 
-/// Runs the suite with one player: a table line per position on stdout (named after the
-/// player when several are compared), a CSV row per position; returns the solved count
-/// and the solution times that are known.
+/// What `run_suite` returns for a player: its name, the solved count and the solution
+/// times that are known.
+type Tally = (String, usize, Vec<Duration>);
+
+/// Runs the suite with one player, `--concurrency` positions at a time (each worker with
+/// its own instance of the player): a table line per position on stdout (named after the
+/// player when several are compared) and a CSV row per position, both in the suite's
+/// order whatever order the workers finish in.
 fn run_suite(
-    player: &mut Player,
+    text: &str,
     records: &[EpdRecord],
     args: &EpdArgs,
     named: bool,
     mut csv: Option<&mut CsvFile>,
-) -> Result<(usize, Vec<Duration>), String> {
+) -> Result<Tally, String> {
     let bar = progress(records.len(), "{prefix} {bar:40} {pos}/{len} solved {msg}");
-    bar.set_prefix(player.name.clone());
     let (limits, deadline) = limits(args);
-    let (mut solved, mut found, mut written) = (0, Vec::new(), Ok(()));
-    for (i, record) in records.iter().enumerate() {
-        if let Err(e) = player.new_game() {
-            // Not `bar.println`: a hidden bar (stderr not a terminal) would drop the line.
-            bar.suspend(|| eprintln!("{}: {e}", player.name));
-        }
-        let outcome = attempt(player, record, i, &limits, deadline);
-        solved += usize::from(outcome.solved);
-        found.extend(outcome.found.map(|(at, _)| at));
-        if !args.quiet {
-            let prefix = if named {
-                format!("{:<12} ", player.name)
-            } else {
-                String::new()
-            };
-            let line = table_line(record, &outcome);
-            bar.suspend(|| println!("{prefix}{line}"));
-        }
-        if let Some(csv) = csv.as_deref_mut() {
-            written = csv.write(&csv_row(&player.name, record, &outcome));
-            if written.is_err() {
-                break;
+    let (mut solved, mut found) = (0, Vec::new());
+    let mut name = None;
+    let mut failed = Ok(());
+    // Finished positions wait here until every earlier one is printed.
+    let mut pending: Vec<Option<Outcome>> = Vec::new();
+    pending.resize_with(records.len(), || None);
+    let mut printed = 0;
+    crate::pool::run(
+        records.len(),
+        args.concurrency as usize,
+        || start(text),
+        |player, i| {
+            let player = player.as_mut().map_err(|e| e.clone())?;
+            if let Err(e) = player.new_game() {
+                // Not `bar.println`: a hidden bar (stderr not a terminal) would drop it.
+                bar.suspend(|| eprintln!("{}: {e}", player.name));
             }
-        }
-        bar.set_message(solved.to_string());
-        bar.inc(1);
-    }
+            Ok((
+                player.name.clone(),
+                attempt(player, &records[i], i, &limits, deadline),
+            ))
+        },
+        |i, result: Result<(String, Outcome), String>| {
+            let (player, outcome) = match result {
+                Ok(r) => r,
+                Err(e) => {
+                    failed = Err(e);
+                    return false;
+                }
+            };
+            let name = name.get_or_insert_with(|| {
+                bar.set_prefix(player.clone());
+                player
+            });
+            pending[i] = Some(outcome);
+            while let Some(outcome) = pending.get_mut(printed).and_then(Option::take) {
+                let record = &records[printed];
+                printed += 1;
+                solved += usize::from(outcome.solved);
+                found.extend(outcome.found.map(|(at, _)| at));
+                if !args.quiet {
+                    let prefix = if named {
+                        format!("{name:<12} ")
+                    } else {
+                        String::new()
+                    };
+                    let line = table_line(record, &outcome);
+                    bar.suspend(|| println!("{prefix}{line}"));
+                }
+                if let Some(csv) = csv.as_deref_mut() {
+                    failed = csv.write(&csv_row(name, record, &outcome));
+                    if failed.is_err() {
+                        return false;
+                    }
+                }
+                bar.set_message(solved.to_string());
+                bar.inc(1);
+            }
+            true
+        },
+    );
     bar.finish_and_clear();
-    written.map(|()| (solved, found))
+    failed?;
+    let name = name.unwrap_or_else(|| text.to_string());
+    Ok((name, solved, found))
 }
 
 /// The median and the slowest of the solution times, for the summary line: how much of
