@@ -1,4 +1,5 @@
-//! The README's tables list every option the engine declares and every registered backend.
+//! The README's tables list every option the engine declares and every registered backend,
+//! and every link to one of its sections names a heading that exists.
 
 // A failed expectation in a test helper should fail the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -60,4 +61,80 @@ fn every_backend_is_in_the_backend_table() {
 fn a_table_ends_at_a_blank_line() {
     let text = "| name | what it is |\n| --- | --- |\n| `a` | x |\n\n| `b` | y |\n";
     assert_eq!(table_keys(text, "| name | what it is |"), ["a"]);
+}
+
+/// The anchors a Markdown renderer such as GitHub's gives the headings of `text`: the
+/// title lower-cased, punctuation dropped, spaces turned into hyphens, and `-1`, `-2`
+/// after a repeated one. Lines inside fenced code blocks are not headings.
+fn anchors(text: &str) -> Vec<String> {
+    let mut anchors: Vec<String> = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        let title = line.trim_start_matches('#');
+        let level = line.len() - title.len();
+        if fenced || !(1..=6).contains(&level) || !title.starts_with(' ') {
+            continue;
+        }
+        let slug: String = title
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let seen = anchors
+            .iter()
+            .filter(|a| {
+                **a == slug
+                    || a.strip_prefix(&slug)
+                        .is_some_and(|r| r.starts_with('-') && r[1..].parse::<u32>().is_ok())
+            })
+            .count();
+        anchors.push(if seen == 0 {
+            slug
+        } else {
+            format!("{slug}-{seen}")
+        });
+    }
+    anchors
+}
+
+/// The targets of the links to sections of the same page: `[text](#anchor)`.
+fn section_links(text: &str) -> Vec<&str> {
+    text.split("](#")
+        .skip(1)
+        .filter_map(|rest| rest.split_once(')').map(|(anchor, _)| anchor))
+        .collect()
+}
+
+#[test]
+fn every_link_to_a_section_names_a_heading() {
+    let text = readme();
+    let anchors = anchors(&text);
+    let links = section_links(&text);
+    assert!(links.len() > 20, "{} links", links.len());
+    for link in links {
+        assert!(
+            anchors.iter().any(|a| a == link),
+            "README links to #{link}, which no heading has"
+        );
+    }
+}
+
+#[test]
+fn anchors_follow_the_renderer() {
+    let text =
+        "# Set up\n## `go depth` and time\n```sh\n# a comment\n```\n### Win/draw/loss\n## Set up\n";
+    assert_eq!(
+        anchors(text),
+        ["set-up", "go-depth-and-time", "windrawloss", "set-up-1"]
+    );
+    assert_eq!(
+        section_links("see [a](#set-up) and [b](#windrawloss)."),
+        ["set-up", "windrawloss"]
+    );
 }
