@@ -67,7 +67,9 @@ fn a_table_ends_at_a_blank_line() {
 /// title lower-cased, punctuation dropped, spaces turned into hyphens, and `-1`, `-2`
 /// after a repeated one. Lines inside fenced code blocks are not headings.
 fn anchors(text: &str) -> Vec<String> {
-    let mut anchors: Vec<String> = Vec::new();
+    let mut anchors = Vec::new();
+    // How often each slug has been seen so far.
+    let mut seen = std::collections::HashMap::new();
     let mut fenced = false;
     for line in text.lines() {
         if line.starts_with("```") {
@@ -86,19 +88,13 @@ fn anchors(text: &str) -> Vec<String> {
             .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
             .map(|c| if c == ' ' { '-' } else { c })
             .collect();
-        let seen = anchors
-            .iter()
-            .filter(|a| {
-                **a == slug
-                    || a.strip_prefix(&slug)
-                        .is_some_and(|r| r.starts_with('-') && r[1..].parse::<u32>().is_ok())
-            })
-            .count();
-        anchors.push(if seen == 0 {
+        let count = seen.entry(slug.clone()).or_insert(0);
+        anchors.push(if *count == 0 {
             slug
         } else {
-            format!("{slug}-{seen}")
+            format!("{slug}-{count}")
         });
+        *count += 1;
     }
     anchors
 }

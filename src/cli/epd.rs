@@ -163,12 +163,6 @@ fn load(path: &str) -> Result<Vec<EpdRecord>, String> {
     Ok(records)
 }
 
-fn start(text: &str) -> Result<Player, String> {
-    EngineSpec::parse(text)
-        .map_err(|e| e.to_string())
-        .and_then(|spec| Player::start(&spec).map_err(|e| format!("{}: {e}", spec.name)))
-}
-
 /// What `run_suite` returns for a player: its name, the solved count and the solution
 /// times that are known.
 type Tally = (String, usize, Vec<Duration>);
@@ -184,10 +178,12 @@ fn run_suite(
     named: bool,
     mut csv: Option<&mut CsvFile>,
 ) -> Result<Tally, String> {
+    let spec = EngineSpec::parse(text).map_err(|e| e.to_string())?;
+    let name = &spec.name;
     let bar = progress(records.len(), "{prefix} {bar:40} {pos}/{len} solved {msg}");
+    bar.set_prefix(name.clone());
     let (limits, deadline) = limits(args);
     let (mut solved, mut found) = (0, Vec::new());
-    let mut name = None;
     let mut failed = Ok(());
     // Finished positions wait here until every earlier one is printed.
     let mut pending: Vec<Option<Outcome>> = Vec::new();
@@ -196,30 +192,23 @@ fn run_suite(
     crate::pool::run(
         records.len(),
         args.concurrency as usize,
-        || start(text),
+        || Player::start(&spec).map_err(|e| format!("{name}: {e}")),
         |player, i| {
             let player = player.as_mut().map_err(|e| e.clone())?;
             if let Err(e) = player.new_game() {
                 // Not `bar.println`: a hidden bar (stderr not a terminal) would drop it.
-                bar.suspend(|| eprintln!("{}: {e}", player.name));
+                bar.suspend(|| eprintln!("{name}: {e}"));
             }
-            Ok((
-                player.name.clone(),
-                attempt(player, &records[i], i, &limits, deadline),
-            ))
+            Ok(attempt(player, &records[i], i, &limits, deadline))
         },
-        |i, result: Result<(String, Outcome), String>| {
-            let (player, outcome) = match result {
-                Ok(r) => r,
+        |i, result: Result<Outcome, String>| {
+            let outcome = match result {
+                Ok(o) => o,
                 Err(e) => {
                     failed = Err(e);
                     return false;
                 }
             };
-            let name = name.get_or_insert_with(|| {
-                bar.set_prefix(player.clone());
-                player
-            });
             pending[i] = Some(outcome);
             while let Some(outcome) = pending.get_mut(printed).and_then(Option::take) {
                 let record = &records[printed];
@@ -249,8 +238,7 @@ fn run_suite(
     );
     bar.finish_and_clear();
     failed?;
-    let name = name.unwrap_or_else(|| text.to_string());
-    Ok((name, solved, found))
+    Ok((spec.name.clone(), solved, found))
 }
 
 /// The median and the slowest of the solution times, for the summary line: how much of
