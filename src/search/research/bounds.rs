@@ -189,6 +189,11 @@ impl BoundTable {
         (self.used as u64 * 1000 / self.slots.len() as u64) as u32
     }
 
+    /// Slots in use.
+    pub fn used(&self) -> usize {
+        self.used
+    }
+
     /// Entries lost to overwriting since the last clear.
     pub fn overwritten(&self) -> u64 {
         self.overwritten
