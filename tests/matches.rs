@@ -1,6 +1,7 @@
 //! `searchlight match` end to end: in-process backends at a node budget write a readable
-//! PGN; a misbehaving external engine forfeits each game with the right reason, is
-//! restarted, the match finishes, and none of its processes is left behind.
+//! PGN; a player that cannot start at all refuses the match; a misbehaving external engine
+//! forfeits each game with the right reason, is restarted, the match finishes, and none of
+//! its processes is left behind.
 
 // A failed expectation in a test helper should fail the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -223,6 +224,39 @@ fn fake_forfeits(mode: &str, reason: (&str, &str), games: &str, fake_limit: &str
         assert!(left.is_empty(), "left behind: {left:?}");
     }
     let _ = std::fs::remove_file(&pgn);
+}
+
+#[test]
+fn a_player_that_cannot_start_at_all_refuses_the_match() {
+    for (spec, reason) in [
+        ("pvs Hashh=64 nodes=500", "pvs: unknown option 'Hashh'"),
+        (
+            "pvs Threads=two nodes=500",
+            "pvs: invalid value 'two' for option 'Threads'",
+        ),
+        (
+            "cmd=/nonexistent/engine name=ghost nodes=500",
+            "ghost: cannot start '/nonexistent/engine'",
+        ),
+    ] {
+        let pgn = temp("refused.pgn");
+        let out = searchlight(&[
+            "--engine",
+            spec,
+            "--engine",
+            "alphabeta nodes=500",
+            "--games",
+            "2",
+            "--pgnout",
+            pgn.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{spec}: {stderr}");
+        assert!(stderr.contains(reason), "{spec}: {stderr}");
+        // Not a game was played, so not a forfeit was recorded.
+        assert!(out.stdout.is_empty(), "{spec}");
+        assert!(!pgn.exists(), "{spec}");
+    }
 }
 
 #[test]

@@ -13,6 +13,7 @@ use clap::{Args, ValueEnum};
 use super::fail;
 use crate::matches::json::{self, GameEntry, MatchInfo};
 use crate::matches::openings::Openings;
+use crate::matches::player::Player;
 use crate::matches::standings::{Sprt, Standings};
 use crate::matches::{
     Adjudication, Draw, GameSettings, INTERRUPT, Job, Participant, Resign, engines_file,
@@ -186,9 +187,22 @@ fn plan(args: &MatchArgs) -> Result<Plan, String> {
     })
 }
 
+/// Starts each player once before the first game. A player that cannot start at all (an
+/// unknown option or value of an in-process backend, a command that is not there) would
+/// forfeit every game it is drawn for in no time; that is a mistake in the command line,
+/// not a result, so the match is refused. A later failure to start (a flaky external
+/// engine) still forfeits only its game.
+fn preflight(participants: &[Participant]) -> Result<(), String> {
+    for p in participants {
+        Player::start(&p.spec).map_err(|e| format!("{}: {e}", p.name))?;
+    }
+    Ok(())
+}
+
 fn run_match(args: &MatchArgs) -> Result<(), String> {
     let settings = game_settings(args)?;
     let plan = plan(args)?;
+    preflight(&plan.participants)?;
     let concurrency = args
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
