@@ -10,6 +10,10 @@ use shakmaty::Color;
 
 use super::limits::Limits;
 
+/// The share of `Move Overhead` that a move's unseen latency takes on average (see
+/// [`TimeBudget::new`]).
+const LATENCY_SHARE: u32 = 4;
+
 /// How long to think: `soft` is the target (no new iteration starts after it), `hard` the
 /// limit a running iteration is cut at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -36,9 +40,16 @@ impl TimeBudget {
             Color::Black => (limits.btime, limits.binc),
         };
         if let Some(time) = time {
-            let left = time.saturating_sub(overhead);
             let inc = inc.unwrap_or_default();
             let moves_to_go = limits.movestogo.unwrap_or(30).clamp(1, 50);
+            // Every move still to play costs clock the search never sees (the GUI, pipes,
+            // starting and stopping threads): on average about a quarter of `overhead`,
+            // which is the allowance for the worst single move. An increment at least
+            // that large pays it back; a smaller one (sudden death) does not, so that much
+            // is kept back for each of the moves to come — else a long game at 1+0 plays
+            // its last moves on a clock that latency alone empties.
+            let reserve = (overhead / LATENCY_SHARE).saturating_sub(inc) * moves_to_go;
+            let left = time.saturating_sub(overhead).saturating_sub(reserve);
             // The increment comes back after the move, but only if the move is made in time:
             // count three quarters of it, and never let the hard cap exceed a share of the
             // time actually left.
@@ -302,6 +313,31 @@ mod tests {
         assert!(soft <= hard);
         assert!(hard <= ms(400), "hard {hard:?}");
         assert!(soft >= ms(20), "soft {soft:?}");
+    }
+
+    #[test]
+    fn without_an_increment_the_overhead_of_the_moves_to_come_is_kept_back() {
+        let clock = |inc: u64| Limits {
+            wtime: Some(ms(1000)),
+            winc: Some(ms(inc)),
+            ..Limits::default()
+        };
+        let soft = |inc: u64| {
+            let b = TimeBudget::new(&clock(inc), Color::White, ms(10));
+            b.soft.unwrap()
+        };
+        // 1+0: (1000 − 10 − 30 × 2.5 ms) over 30 moves, 30.5 ms a move instead of 33.
+        assert_eq!(soft(0), Duration::from_micros(30_500));
+        // An increment as large as a move's latency pays it back: (1000 − 10) / 30 plus
+        // three quarters of the increment.
+        assert_eq!(soft(3), ms(33) + Duration::from_micros(2250));
+        // A clock that holds no more than the reserve plays at the floor.
+        let low = Limits {
+            wtime: Some(ms(85)),
+            ..Limits::default()
+        };
+        let b = TimeBudget::new(&low, Color::White, ms(10));
+        assert_eq!((b.soft, b.hard), (Some(ms(1)), Some(ms(1))));
     }
 
     #[test]
