@@ -29,9 +29,10 @@ fn temp(name: &str) -> PathBuf {
 }
 
 /// Runs cutechess-cli in `dir` and checks that it played `games` games to a result of the
-/// board: none lost on time, by a disconnection, a stall or an illegal move.
-fn play(cli: &Path, dir: &Path, path_extra: Option<&Path>, args: &[&str], games: usize) {
-    let pgn = temp(&format!("cutechess-{games}-{}.pgn", args.len()));
+/// board: none lost on time, by a disconnection, a stall or an illegal move. `tag` names
+/// the PGN, apart from the other tests' running at the same time.
+fn play(tag: &str, cli: &Path, dir: &Path, path_extra: Option<&Path>, args: &[&str], games: usize) {
+    let pgn = temp(&format!("cutechess-{tag}.pgn"));
     let mut command = Command::new(cli);
     command.current_dir(dir).args(args).args([
         "-each",
@@ -71,6 +72,7 @@ fn cutechess_cli_plays_two_backends_given_by_command() {
     let engine = env!("CARGO_BIN_EXE_searchlight");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     play(
+        "command",
         &cli,
         root,
         None,
@@ -103,6 +105,7 @@ fn cutechess_cli_reads_the_engines_file() {
     let engine = Path::new(env!("CARGO_BIN_EXE_searchlight"));
     let engines = Path::new(env!("CARGO_MANIFEST_DIR")).join("engines");
     play(
+        "engines-file",
         &cli,
         &engines,
         engine.parent(),
