@@ -4,6 +4,7 @@
 //! [`Engine::stop`], [`Engine::ponderhit`], [`Engine::wait`] — so that anything can search
 //! asynchronously the way a GUI does.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::thread::JoinHandle;
@@ -372,10 +373,22 @@ impl Engine {
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
-                let result = job.run(&game, &limits, &thread_control, sink.as_ref());
+                // A panic in the search must not leave the GUI waiting for a `bestmove`
+                // that never comes: the rules pick a legal move, and the backend, which
+                // may be half-updated, goes down with the thread for a fresh one.
+                let searched = catch_unwind(AssertUnwindSafe(|| {
+                    job.run(&game, &limits, &thread_control, sink.as_ref())
+                }));
+                let (result, panic) = match searched {
+                    Ok(result) => (result, None),
+                    Err(panic) => (fallback_result(&game), Some(panic)),
+                };
                 thread_control.wait_until_released();
                 thread_answered.store(true, Ordering::Release);
                 finish(&game, result);
+                if let Some(panic) = panic {
+                    std::panic::resume_unwind(panic);
+                }
                 job.backend
             });
         match spawned {
@@ -456,6 +469,14 @@ pub fn read_net(path: &str) -> Result<Network, String> {
 fn make_backend(name: &str) -> Box<dyn Backend> {
     let info = registry::find(name).unwrap_or(&BACKENDS[0]);
     (info.make)()
+}
+
+/// The answer of a search that panicked: a legal move, so that the game goes on.
+fn fallback_result(game: &Game) -> SearchResult {
+    SearchResult {
+        best: game.position().legal_moves().first().copied(),
+        ..SearchResult::default()
+    }
 }
 
 /// A backend with the shared resources of one search.

@@ -218,3 +218,33 @@ fn the_strength_levels_search_with_the_evaluator_they_were_calibrated_with() {
         .unwrap();
     assert_ne!(played(&engine), classical);
 }
+
+/// Panics in the middle of its search, as a bug would.
+struct Broken;
+
+impl Backend for Broken {
+    fn search(&mut self, _: &SearchRequest<'_>) -> SearchResult {
+        std::panic::panic_any("a bug in the backend")
+    }
+}
+
+#[test]
+fn a_search_that_panics_still_answers_and_the_next_go_gets_a_fresh_backend() {
+    let mut engine = Engine::with_backend(Box::new(Broken));
+    let answer = go(&mut engine, Limits::depth(1))
+        .recv_timeout(WAIT)
+        .expect("a panicking search left the GUI without a bestmove");
+    let start = Position::startpos();
+    assert!(
+        answer
+            .best
+            .is_some_and(|m| start.legal_moves().contains(&m))
+    );
+    engine.wait();
+    assert!(!engine.is_searching());
+    // The broken backend went down with its thread; the selected one (pvs) replaces it.
+    let next = go(&mut engine, Limits::depth(2))
+        .recv_timeout(WAIT)
+        .unwrap();
+    assert_eq!(next.depth, 2);
+}
