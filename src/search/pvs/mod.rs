@@ -60,7 +60,7 @@ impl Backend for Pvs {
         } else {
             threads(req.options)
         };
-        self.heuristics.resize_with(threads, Heuristics::default);
+        self.heuristics.resize_with(threads, Heuristics::touched);
         for h in &mut self.heuristics {
             h.age();
         }
@@ -114,6 +114,10 @@ impl Backend for Pvs {
             self.tt = TranspositionTable::new(mb)
                 .map_err(|e| ConfigError(format!("{e}; Hash unchanged")))?;
         }
+        // Each thread's move-ordering memory is made now, between searches, rather than
+        // by the first search that needs it, on the clock.
+        self.heuristics
+            .resize_with(threads(options), Heuristics::touched);
         Ok(())
     }
 }

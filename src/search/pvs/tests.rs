@@ -39,11 +39,15 @@ fn repeating_a_position_for_the_third_time_is_a_draw() {
 }
 
 #[test]
-fn configure_sizes_the_table_by_hash_and_refuses_what_memory_cannot_hold() {
+fn configure_sizes_the_table_by_hash_makes_each_threads_memory_and_refuses_what_memory_cannot_hold()
+{
     let mut pvs = Pvs::default();
     let decls = [&THREADS.decl, &HASH.decl];
-    pvs.configure(&options(&decls, &[("Hash", "2")])).unwrap();
+    pvs.configure(&options(&decls, &[("Hash", "2"), ("Threads", "3")]))
+        .unwrap();
     assert_eq!(pvs.tt.size_mb(), 2);
+    // Each thread's ordering memory is made here, before a search needs it.
+    assert_eq!(pvs.heuristics.len(), 3);
     let huge = options(&decls, &[("Hash", "65536")]);
     if pvs.configure(&huge).is_err() {
         assert_eq!(pvs.tt.size_mb(), 2, "a refused size leaves the table alone");
