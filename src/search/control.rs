@@ -68,6 +68,18 @@ impl TimeBudget {
     }
 }
 
+/// Runs its closure when dropped, and so also while a panic unwinds. A search's main
+/// thread holds one that tells the helper threads to stop: the scope that joins them then
+/// returns however the main thread's part ended, where a panic in it would otherwise
+/// leave the scope waiting for helpers that nothing stops, and the GUI without an answer.
+pub struct Finally<F: FnMut()>(pub F);
+
+impl<F: FnMut()> Drop for Finally<F> {
+    fn drop(&mut self) {
+        (self.0)();
+    }
+}
+
 /// Shared state of a running search.
 #[derive(Debug)]
 pub struct SearchControl {
@@ -296,6 +308,28 @@ impl<'a> Poller<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_panicking_main_thread_still_stops_its_helpers() {
+        let control = SearchControl::unlimited();
+        let helper_saw_stop = AtomicBool::new(false);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            std::thread::scope(|scope| {
+                let _helpers_stop = Finally(|| control.finish());
+                scope.spawn(|| {
+                    // Bounded, so that a failure is a red test rather than a hung one.
+                    let until = Instant::now() + Duration::from_secs(10);
+                    while !control.stopped() && Instant::now() < until {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    helper_saw_stop.store(control.stopped(), Ordering::Relaxed);
+                });
+                std::panic::panic_any("the main thread's search fails");
+            })
+        }));
+        assert!(outcome.is_err(), "the panic still reaches the caller");
+        assert!(helper_saw_stop.load(Ordering::Relaxed));
+    }
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)

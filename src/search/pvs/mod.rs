@@ -24,6 +24,7 @@ use search::Worker;
 use threads::Threads;
 use tt::TranspositionTable;
 
+use super::control::Finally;
 use super::{Backend, ConfigError, SearchRequest, SearchResult, hash_mb, multipv, threads};
 use crate::options::Options;
 use crate::search::info::Info;
@@ -73,6 +74,8 @@ impl Backend for Pvs {
         let board = &board;
         let mut result = SearchResult::default();
         crossbeam::scope(|scope| {
+            // Helpers stop with the main thread.
+            let _helpers_stop = Finally(|| req.control.finish());
             for (i, heuristics) in helpers.iter_mut().enumerate() {
                 scope.spawn(move |_| {
                     Worker::new(req, tt, board, heuristics, i + 1, 1, u64::MAX).iterate();
@@ -90,8 +93,6 @@ impl Backend for Pvs {
                     result.ponder = line.pv.get(1).copied();
                 }
             }
-            // Helpers stop with the main thread.
-            req.control.finish();
         })
         .unwrap_or_else(|e| std::panic::resume_unwind(e));
         if lines == 1 {

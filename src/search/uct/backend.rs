@@ -24,7 +24,7 @@ use super::{
     HYBRID_THRESHOLD, PLAYOUT_CAP, TREE_MEMORY, UCT_C, UCT_PARALLEL, UCT_QUIESCENCE, UCT_SOLVER,
 };
 use crate::options::Options;
-use crate::search::control::Poller;
+use crate::search::control::{Finally, Poller};
 use crate::search::info::Info;
 use crate::search::pvs::Pvs;
 use crate::search::{Backend, ConfigError, SearchRequest, SearchResult, threads};
@@ -263,6 +263,8 @@ impl UctBackend {
         let mut switched = false;
         crossbeam::scope(|scope| {
             let done = &done;
+            // The helpers stop when the main thread's search ends, however it ends.
+            let helpers_stop = Finally(|| done.store(true, Ordering::Relaxed));
             let handles: Vec<_> = helper_arenas
                 .into_iter()
                 .enumerate()
@@ -278,7 +280,7 @@ impl UctBackend {
             let searcher = Searcher::new(main_arena, settings.config, 1);
             let mut w = Worker::new(req, searcher, settings, 0, total_bytes);
             switched = w.run(done, threshold);
-            done.store(true, Ordering::Relaxed);
+            drop(helpers_stop);
             searchers.push(w.searcher);
             for h in handles {
                 match h.join() {
@@ -317,6 +319,8 @@ impl UctBackend {
         let mut switched = false;
         crossbeam::scope(|scope| {
             let (done, arena) = (&done, &arena);
+            // The helpers stop when the main thread's search ends, however it ends.
+            let helpers_stop = Finally(|| done.store(true, Ordering::Relaxed));
             let searcher = SharedSearcher::new(arena, settings.config, 1);
             let mut main = Worker::new(req, searcher, settings, 0, total_bytes);
             // A root without a move is not searched (nor reported), as in `run`.
@@ -338,7 +342,7 @@ impl UctBackend {
             if !terminal {
                 switched = main.run(done, threshold);
             }
-            done.store(true, Ordering::Relaxed);
+            drop(helpers_stop);
             depth = main.searcher.max_depth;
             for h in handles {
                 match h.join() {
