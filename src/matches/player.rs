@@ -3,6 +3,7 @@
 //! move under limits.
 
 use std::fmt::Write as _;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -171,7 +172,11 @@ impl Player {
         match &mut self.inner {
             Inner::Local(engine) => {
                 let turns = Turns::default();
-                let result = engine.search(game, limits, &turns);
+                // A panic in an in-process backend loses its game, as a crash of an engine
+                // process does, and the match goes on: the engine searches with a fresh
+                // backend next time.
+                let result = catch_unwind(AssertUnwindSafe(|| engine.search(game, limits, &turns)))
+                    .map_err(|_| ThinkError::Crashed)?;
                 let best = result
                     .best
                     .ok_or_else(|| ThinkError::Other("no legal move".into()))?;
@@ -285,6 +290,28 @@ mod tests {
         };
         assert_eq!(go_command(&limits), "go wtime 1500 btime 900 movestogo 7");
         assert_eq!(go_command(&Limits::default()), "go infinite");
+    }
+
+    #[test]
+    fn a_local_player_whose_search_panics_crashes_and_recovers() {
+        struct Broken;
+        impl crate::search::Backend for Broken {
+            fn search(
+                &mut self,
+                _: &crate::search::SearchRequest<'_>,
+            ) -> crate::search::SearchResult {
+                std::panic::panic_any("a bug in the backend")
+            }
+        }
+        let mut player = Player {
+            name: "broken".into(),
+            inner: Inner::Local(Box::new(Engine::with_backend(Box::new(Broken)))),
+        };
+        let game = Game::new(Position::startpos());
+        let think = |p: &mut Player| p.think(&game, &Limits::depth(2), Duration::from_secs(10));
+        assert!(matches!(think(&mut player), Err(ThinkError::Crashed)));
+        // The broken backend is gone; the selected one (pvs) plays the next move.
+        assert_eq!(think(&mut player).unwrap().depth, Some(2));
     }
 
     #[test]
