@@ -90,8 +90,9 @@ fn zeroed_continuation() -> Box<Continuation> {
 
 impl Heuristics {
     /// Forgets everything (new game). The tables are zeroed in place, not allocated anew:
-    /// fresh pages would be faulted in by the first search, on the clock (about 3 ms of
-    /// the first move of every game), where writing them here is done by `ucinewgame`.
+    /// the first search of the game would fault fresh pages in on its clock (1 to 2 ms,
+    /// `tools/go_cost.py`), where this does the work at `ucinewgame`, which the GUI
+    /// waits for with `isready`.
     pub fn clear(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
         for row in self.history.iter_mut().flatten() {

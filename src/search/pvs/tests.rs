@@ -39,8 +39,7 @@ fn repeating_a_position_for_the_third_time_is_a_draw() {
 }
 
 #[test]
-fn configure_sizes_the_table_by_hash_makes_each_threads_memory_and_refuses_what_memory_cannot_hold()
-{
+fn configure_sizes_the_table_makes_each_threads_memory_and_refuses_what_cannot_be_had() {
     let mut pvs = Pvs::default();
     let decls = [&THREADS.decl, &HASH.decl];
     pvs.configure(&options(&decls, &[("Hash", "2"), ("Threads", "3")]))
