@@ -58,8 +58,8 @@ def measure(command, repeat):
                 wait_for("bestmove")
             if measured:
                 results.append((limit, (time.perf_counter() - start) / repeat * 1000))
-    total = 0.0
-    for _ in range(max(repeat // 10, 1)):
+    total, games = 0.0, max(repeat // 10, 1)
+    for _ in range(games):
         send("ucinewgame")
         send("isready")
         wait_for("readyok")
@@ -68,7 +68,7 @@ def measure(command, repeat):
         send("go depth 1")
         wait_for("bestmove")
         total += time.perf_counter() - start
-    results.append(("depth 1, first of a game", total / max(repeat // 10, 1) * 1000))
+    results.append(("depth 1, first of a game", total / games * 1000))
     send("quit")
     engine.wait(timeout=10)
     return results

@@ -296,8 +296,6 @@ impl<'m> MovePicker<'m> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
-
     use super::*;
 
     #[test]
