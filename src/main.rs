@@ -3,6 +3,8 @@
 
 use std::process::ExitCode;
 
+use searchlight::search::control::panic_message;
+
 /// The exit status of a process whose reader went away (128 + SIGPIPE), as a shell reports it.
 const BROKEN_PIPE_EXIT: i32 = 141;
 
@@ -21,12 +23,7 @@ fn main() -> ExitCode {
 fn quiet_on_closed_stdout() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let message = info
-            .payload()
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| info.payload().downcast_ref::<&str>().copied())
-            .unwrap_or("");
+        let message = panic_message(info.payload());
         if message.contains("failed printing to stdout") && message.contains("Broken pipe") {
             std::process::exit(BROKEN_PIPE_EXIT);
         }

@@ -2,6 +2,8 @@
 //! budget, pondering, and the node budget. The input thread holds the same `Arc` and uses
 //! it to answer `stop` and `ponderhit` while the search runs.
 
+use std::any::Any;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -78,6 +80,32 @@ impl<F: FnMut()> Drop for Finally<F> {
     fn drop(&mut self) {
         (self.0)();
     }
+}
+
+/// Runs a helper thread's share of a search. A panic there (a bug) ends that helper alone
+/// and is logged: the main thread's result still stands, where letting the panic reach
+/// the scope that joins the helpers would throw that result away for the fallback move of
+/// a crashed search. `None` when the helper panicked.
+pub fn contained<T>(backend: &str, work: impl FnOnce() -> T) -> Option<T> {
+    match catch_unwind(AssertUnwindSafe(work)) {
+        Ok(value) => Some(value),
+        Err(panic) => {
+            log::error!(
+                "{backend}: a helper thread panicked ({}); the search went on without it",
+                panic_message(panic.as_ref())
+            );
+            None
+        }
+    }
+}
+
+/// The text a panic was raised with, where it has one.
+pub fn panic_message(panic: &(dyn Any + Send)) -> &str {
+    panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("no message")
 }
 
 /// Shared state of a running search.
@@ -329,6 +357,21 @@ mod tests {
         }));
         assert!(outcome.is_err(), "the panic still reaches the caller");
         assert!(helper_saw_stop.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn a_panicking_helper_is_contained_and_a_working_one_returns_its_value() {
+        std::thread::scope(|scope| {
+            let broken = scope.spawn(|| {
+                contained("test", || -> u32 {
+                    std::panic::panic_any("a bug in a helper")
+                })
+            });
+            let working = scope.spawn(|| contained("test", || 7));
+            // Both joins succeed: the scope, and the main thread's result, survive.
+            assert_eq!(broken.join().ok(), Some(None));
+            assert_eq!(working.join().ok(), Some(Some(7)));
+        });
     }
 
     fn ms(n: u64) -> Duration {

@@ -159,6 +159,50 @@ pub(crate) mod testing {
         backend.search(&req)
     }
 
+    /// Material, except on any thread but `home`, where it panics as a bug would, and
+    /// counts the panics.
+    struct BrokenOffHome {
+        home: std::thread::ThreadId,
+        panics: std::sync::atomic::AtomicUsize,
+    }
+
+    impl Evaluator for BrokenOffHome {
+        fn evaluate(&self, pos: &shakmaty::Chess) -> i32 {
+            if std::thread::current().id() != self.home {
+                self.panics
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                std::panic::panic_any("a bug in a helper thread");
+            }
+            Material.evaluate(pos)
+        }
+    }
+
+    /// A silent search whose helper threads panic at their first evaluation (the main
+    /// thread is the caller's), and how many of them did: on a busy machine a helper may
+    /// start only after the main thread has finished.
+    pub fn with_broken_helpers(
+        backend: &mut dyn Backend,
+        game: &Game,
+        limits: &Limits,
+        options: &Options,
+    ) -> (SearchResult, usize) {
+        let control = SearchControl::new(limits, game.position().turn(), Duration::ZERO);
+        let eval = BrokenOffHome {
+            home: std::thread::current().id(),
+            panics: Default::default(),
+        };
+        let req = SearchRequest {
+            game,
+            limits,
+            control: &control,
+            sink: &Silent,
+            eval: &eval,
+            options,
+        };
+        let result = backend.search(&req);
+        (result, eval.panics.into_inner())
+    }
+
     /// A silent search with default options.
     pub fn quick(backend: &mut dyn Backend, game: &Game, limits: &Limits) -> SearchResult {
         search(backend, game, limits, &Options::new(Vec::new()), &Silent)

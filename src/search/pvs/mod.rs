@@ -24,7 +24,7 @@ use search::Worker;
 use threads::Threads;
 use tt::TranspositionTable;
 
-use super::control::Finally;
+use super::control::{Finally, contained};
 use super::{Backend, ConfigError, SearchRequest, SearchResult, hash_mb, multipv, threads};
 use crate::options::Options;
 use crate::search::info::Info;
@@ -78,7 +78,9 @@ impl Backend for Pvs {
             let _helpers_stop = Finally(|| req.control.finish());
             for (i, heuristics) in helpers.iter_mut().enumerate() {
                 scope.spawn(move |_| {
-                    Worker::new(req, tt, board, heuristics, i + 1, 1, u64::MAX).iterate();
+                    contained("pvs", || {
+                        Worker::new(req, tt, board, heuristics, i + 1, 1, u64::MAX).iterate()
+                    });
                 });
             }
             let mut worker = Worker::new(req, tt, board, &mut main[0], 0, lines, node_cap);

@@ -3,7 +3,7 @@ use shakmaty::CastlingMode;
 use super::*;
 use crate::board::{Game, Position};
 use crate::search::info::Recorder;
-use crate::search::testing::{options, quick, search};
+use crate::search::testing::{options, quick, search, with_broken_helpers};
 use crate::search::{HASH, Limits, THREADS};
 use crate::value::{DRAW, mate_in};
 
@@ -174,6 +174,26 @@ fn with_helpers_the_line_played_is_reported() {
                 .any(|i| i.pv.first() == Some(&best) && i.score == r.value),
             "{ms} ms: no line reported for {best} at {}",
             r.value
+        );
+    }
+}
+
+#[test]
+fn a_panicking_helper_leaves_the_main_threads_result_standing() {
+    let g = game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let mut pvs = Pvs::default();
+    let decls = [&THREADS.decl, &HASH.decl];
+    let opts = options(&decls, &[("Hash", "4"), ("Threads", "3")]);
+    pvs.configure(&opts).unwrap();
+    let limits = Limits::depth(7);
+    // Before helpers were contained, their panic reached the caller here.
+    for _ in 0..2 {
+        let (r, panicked) = with_broken_helpers(&mut pvs, &g, &limits, &opts);
+        assert!(panicked > 0, "no helper ran");
+        assert_eq!(r.depth, 7, "the main thread searched to the end");
+        assert!(
+            r.best
+                .is_some_and(|m| g.position().legal_moves().contains(&m))
         );
     }
 }

@@ -24,7 +24,7 @@ use super::{
     HYBRID_THRESHOLD, PLAYOUT_CAP, TREE_MEMORY, UCT_C, UCT_PARALLEL, UCT_QUIESCENCE, UCT_SOLVER,
 };
 use crate::options::Options;
-use crate::search::control::{Finally, Poller};
+use crate::search::control::{Finally, Poller, contained};
 use crate::search::info::Info;
 use crate::search::pvs::Pvs;
 use crate::search::{Backend, ConfigError, SearchRequest, SearchResult, threads};
@@ -270,10 +270,12 @@ impl UctBackend {
                 .enumerate()
                 .map(|(i, arena)| {
                     scope.spawn(move |_| {
-                        let searcher = Searcher::new(arena, settings.config, i as u64 + 2);
-                        let mut w = Worker::new(req, searcher, settings, i + 1, total_bytes);
-                        w.run(done, None);
-                        w.searcher
+                        contained("uct", || {
+                            let searcher = Searcher::new(arena, settings.config, i as u64 + 2);
+                            let mut w = Worker::new(req, searcher, settings, i + 1, total_bytes);
+                            w.run(done, None);
+                            w.searcher
+                        })
                     })
                 })
                 .collect();
@@ -282,9 +284,10 @@ impl UctBackend {
             switched = w.run(done, threshold);
             drop(helpers_stop);
             searchers.push(w.searcher);
+            // A helper that panicked left no tree: the others' are merged without it.
             for h in handles {
                 match h.join() {
-                    Ok(s) => searchers.push(s),
+                    Ok(s) => searchers.extend(s),
                     Err(e) => std::panic::resume_unwind(e),
                 }
             }
@@ -317,6 +320,7 @@ impl UctBackend {
         let done = AtomicBool::new(false);
         let mut depth = 0;
         let mut switched = false;
+        let mut intact = true;
         crossbeam::scope(|scope| {
             let (done, arena) = (&done, &arena);
             // The helpers stop when the main thread's search ends, however it ends.
@@ -331,11 +335,14 @@ impl UctBackend {
             let handles: Vec<_> = (1..threads)
                 .map(|i| {
                     scope.spawn(move |_| {
-                        let searcher = SharedSearcher::new(arena, settings.config, i as u64 + 1);
-                        let mut w = Worker::new(req, searcher, settings, i, total_bytes);
-                        w.prepared = true;
-                        w.run(done, None);
-                        w.searcher.max_depth
+                        contained("uct", || {
+                            let searcher =
+                                SharedSearcher::new(arena, settings.config, i as u64 + 1);
+                            let mut w = Worker::new(req, searcher, settings, i, total_bytes);
+                            w.prepared = true;
+                            w.run(done, None);
+                            w.searcher.max_depth
+                        })
                     })
                 })
                 .collect();
@@ -346,7 +353,8 @@ impl UctBackend {
             depth = main.searcher.max_depth;
             for h in handles {
                 match h.join() {
-                    Ok(d) => depth = depth.max(d),
+                    Ok(Some(d)) => depth = depth.max(d),
+                    Ok(None) => intact = false,
                     Err(e) => std::panic::resume_unwind(e),
                 }
             }
@@ -365,7 +373,9 @@ impl UctBackend {
             depth: depth as u32,
             ..SearchResult::default()
         };
-        self.shared = Some(Saved {
+        // A helper that panicked mid-descent left its virtual losses in the tree: this
+        // move's answer stands, but the next search starts a fresh tree.
+        self.shared = intact.then(|| Saved {
             arena,
             keys: req.game.keys().to_vec(),
             settings,
@@ -754,6 +764,32 @@ mod tests {
     ) -> SearchResult {
         let limits = Limits::nodes(iterations);
         crate::search::testing::search(backend, game, &limits, options, &Silent)
+    }
+
+    #[test]
+    fn a_panicking_helper_leaves_the_main_threads_result_standing() {
+        use crate::search::testing::with_broken_helpers;
+        let game = Game::new(Position::startpos());
+        for mode in ["root", "tree"] {
+            let opts = uct_options(&[("Threads", "3"), ("UCT_Parallel", mode)]);
+            // UCTH evaluates every node it adds, so a helper panics at its first iteration.
+            let mut backend = UctBackend::new(Variant::Ucth);
+            let limits = Limits::movetime(200);
+            let (r, panicked) = with_broken_helpers(&mut backend, &game, &limits, &opts);
+            assert!(panicked > 0, "{mode}: no helper ran");
+            assert!(
+                r.best
+                    .is_some_and(|m| game.position().legal_moves().contains(&m)),
+                "{mode}"
+            );
+            // The trees of the helpers that panicked are gone; a shared tree may hold
+            // their virtual losses, and is not kept.
+            if mode == "root" {
+                assert_eq!(backend.saved.iter().flatten().count(), 3 - panicked);
+            } else {
+                assert!(backend.shared.is_none());
+            }
+        }
     }
 
     #[test]
