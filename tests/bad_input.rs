@@ -305,7 +305,7 @@ fn a_reader_that_goes_away_ends_a_tool_quietly() {
     use std::process::{Command, Stdio};
     // Enough games that the CSV outgrows a pipe's buffer, so the writer must meet the
     // closed pipe (as `searchlight traps ... | head` does).
-    let path = std::env::temp_dir().join(format!("searchlight-{}-pipe.pgn", std::process::id()));
+    let path = common::temp("pipe.pgn");
     std::fs::write(&path, "1. f3 e5 2. g4 Qh4# 0-1\n\n".repeat(600)).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_searchlight"))
         .args([

@@ -8,8 +8,12 @@
 // A failed expectation in a test helper should fail the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use common::temp;
 
 fn cutechess() -> Option<PathBuf> {
     let candidate = std::env::var_os("CUTECHESS_CLI")
@@ -20,12 +24,6 @@ fn cutechess() -> Option<PathBuf> {
         .output()
         .is_ok_and(|o| o.status.success());
     runs.then_some(candidate)
-}
-
-fn temp(name: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("searchlight-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_file(&path);
-    path
 }
 
 /// Runs cutechess-cli in `dir` and checks that it played `games` games to a result of the

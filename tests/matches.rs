@@ -6,8 +6,11 @@
 // A failed expectation in a test helper should fail the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::{Command, Output};
+
+use common::temp;
 
 fn searchlight(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_searchlight"))
@@ -15,12 +18,6 @@ fn searchlight(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("searchlight runs")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("searchlight-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_file(&path);
-    path
 }
 
 fn has_python() -> bool {

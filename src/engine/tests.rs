@@ -219,17 +219,9 @@ fn the_strength_levels_search_with_the_evaluator_they_were_calibrated_with() {
     assert_ne!(played(&engine), classical);
 }
 
-/// Panics in the middle of its search, as a bug would.
-struct Broken;
-
-impl Backend for Broken {
-    fn search(&mut self, _: &SearchRequest<'_>) -> SearchResult {
-        std::panic::panic_any("a bug in the backend")
-    }
-}
-
 #[test]
 fn a_search_that_panics_still_answers_and_the_next_go_gets_a_fresh_backend() {
+    use crate::search::testing::Broken;
     let mut engine = Engine::with_backend(Box::new(Broken));
     let answer = go(&mut engine, Limits::depth(1))
         .recv_timeout(WAIT)

@@ -294,15 +294,7 @@ mod tests {
 
     #[test]
     fn a_local_player_whose_search_panics_crashes_and_recovers() {
-        struct Broken;
-        impl crate::search::Backend for Broken {
-            fn search(
-                &mut self,
-                _: &crate::search::SearchRequest<'_>,
-            ) -> crate::search::SearchResult {
-                std::panic::panic_any("a bug in the backend")
-            }
-        }
+        use crate::search::testing::Broken;
         let mut player = Player {
             name: "broken".into(),
             inner: Inner::Local(Box::new(Engine::with_backend(Box::new(Broken)))),

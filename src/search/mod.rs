@@ -159,6 +159,15 @@ pub(crate) mod testing {
         backend.search(&req)
     }
 
+    /// A backend that panics in the middle of its search, as a bug would.
+    pub struct Broken;
+
+    impl Backend for Broken {
+        fn search(&mut self, _: &SearchRequest<'_>) -> SearchResult {
+            std::panic::panic_any("a bug in the backend")
+        }
+    }
+
     /// Material, except on any thread but `home`, where it panics as a bug would, and
     /// counts the panics.
     struct BrokenOffHome {

@@ -189,6 +189,14 @@ fn check_info(tokens: &[&str], pos: &Chess) {
     }
 }
 
+/// A path for a test's file under the system's temporary directory, named by the process
+/// and `name`, with any file a previous run left there removed.
+pub fn temp(name: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("searchlight-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
 /// A directory of its own under the system's temporary directory, removed when dropped, so
 /// that test runs leave nothing behind (even when an assertion fails).
 pub struct Scratch(pub std::path::PathBuf);
