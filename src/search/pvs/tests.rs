@@ -11,6 +11,15 @@ fn game(fen: &str) -> Game {
     Game::new(Position::from_fen(fen, CastlingMode::Standard).unwrap())
 }
 
+/// A `pvs` configured with `hash` MB and `threads` threads, and the options it was given.
+fn configured(hash: &str, threads: &str) -> (Pvs, Options) {
+    let mut pvs = Pvs::default();
+    let decls = [&THREADS.decl, &HASH.decl];
+    let opts = options(&decls, &[("Hash", hash), ("Threads", threads)]);
+    pvs.configure(&opts).unwrap();
+    (pvs, opts)
+}
+
 #[test]
 fn finds_the_quiet_queen_sacrifice_mate_and_stops_at_go_mate() {
     // WAC.001: 1.Qg6 mates in two.
@@ -56,10 +65,7 @@ fn configure_sizes_the_table_makes_each_threads_memory_and_refuses_what_cannot_b
 #[test]
 fn reports_every_iteration_and_forgets_the_table_on_new_game() {
     let g = game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
-    let mut pvs = Pvs::default();
-    let decls = [&THREADS.decl, &HASH.decl];
-    let opts = options(&decls, &[("Hash", "1"), ("Threads", "2")]);
-    pvs.configure(&opts).unwrap();
+    let (mut pvs, opts) = configured("1", "2");
     let sink = Recorder::default();
     let r = search(&mut pvs, &g, &Limits::depth(6), &opts, &sink);
     assert_eq!(r.depth, 6);
@@ -159,10 +165,7 @@ fn with_helpers_the_line_played_is_reported() {
     // Whether the main thread's iteration or a deeper helper's is played, the GUI must
     // have been shown its line: its first move and its value.
     let g = game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
-    let mut pvs = Pvs::default();
-    let decls = [&THREADS.decl, &HASH.decl];
-    let opts = options(&decls, &[("Hash", "4"), ("Threads", "4")]);
-    pvs.configure(&opts).unwrap();
+    let (mut pvs, opts) = configured("4", "4");
     for ms in [30, 120, 250] {
         let sink = Recorder::default();
         let r = search(&mut pvs, &g, &Limits::movetime(ms), &opts, &sink);
@@ -181,10 +184,7 @@ fn with_helpers_the_line_played_is_reported() {
 #[test]
 fn a_panicking_helper_leaves_the_main_threads_result_standing() {
     let g = game("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
-    let mut pvs = Pvs::default();
-    let decls = [&THREADS.decl, &HASH.decl];
-    let opts = options(&decls, &[("Hash", "4"), ("Threads", "3")]);
-    pvs.configure(&opts).unwrap();
+    let (mut pvs, opts) = configured("4", "3");
     let limits = Limits::depth(7);
     // Before helpers were contained, their panic reached the caller here.
     for _ in 0..2 {
