@@ -532,6 +532,29 @@ mod tests {
         })
     }
 
+    /// The inner nodes (above `height`) not fully expanded, with what their counters say:
+    /// few visits would mean a selection that starved them, moves below the tree's or
+    /// claims that no child followed a lost expansion.
+    fn unexpanded(arena: &SharedArena<u32>, height: usize) -> String {
+        let mut out = Vec::new();
+        let mut stack = vec![(ROOT, 0)];
+        while let Some((id, depth)) = stack.pop() {
+            let n = arena.node(id);
+            if depth < height && (n.expanded() < n.moves() || n.moves() == 0) {
+                out.push(format!(
+                    "node {id} at depth {depth}: {} visits, {} moves, {} claimed, {} expanded, {:?}",
+                    n.visits(),
+                    n.moves(),
+                    n.claimed(),
+                    n.expanded(),
+                    n.status()
+                ));
+            }
+            stack.extend(arena.children(id).map(|c| (c, depth + 1)));
+        }
+        out.join("; ")
+    }
+
     #[test]
     fn uctmaxh_on_a_shared_tree_equals_minimax_once_fully_expanded() {
         for seed in 0..20 {
@@ -543,7 +566,12 @@ mod tests {
             let arena = SharedArena::with_memory(1 << 20);
             let added = search_shared(&tree, &arena, cfg, 4, 5_000);
             let counts = audit(&arena, &cfg).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-            assert_eq!(counts.linked, 121, "seed {seed}: fully expanded");
+            assert_eq!(
+                counts.linked,
+                121,
+                "seed {seed}: fully expanded; short: {}",
+                unexpanded(&arena, 4)
+            );
             assert_eq!(added, 120, "seed {seed}: each node added once");
             assert_eq!(counts.ended, 4 * 5_000, "seed {seed}");
             assert_eq!(arena.node(ROOT).visits(), 4 * 5_000, "seed {seed}");
