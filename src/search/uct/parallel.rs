@@ -568,10 +568,10 @@ mod tests {
             // parent without it, and when it comes in with a value that sinks the parent,
             // the grandparent has already given the parent more visits than UCB grants
             // it at that value, so the new node is barely entered again. Under load (16
-            // threads on 2 cores) that left a subtree unexpanded in about one run of this
-            // test in 200, and further searches on the same tree did not finish it. The
-            // search is therefore tried afresh, up to three times, until it expands the
-            // whole tree; a node lost for good would be missing every time.
+            // threads on 2 cores) that left a subtree unexpanded in one run of this test
+            // in a few hundred, and further searches on the same tree did not finish it.
+            // The search is therefore tried afresh, up to three times, until it expands
+            // the whole tree; a node lost for good would be missing every time.
             let mut attempts = 0;
             let (arena, added, counts) = loop {
                 attempts += 1;
