@@ -1,5 +1,6 @@
 //! The README's tables list every option the engine declares and every registered backend,
-//! and every link to one of its sections names a heading that exists.
+//! and every link to one of its sections, or between it and the logs in `docs/`, names a
+//! file and a heading that exist.
 
 // A failed expectation in a test helper should fail the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -119,6 +120,64 @@ fn every_link_to_a_section_names_a_heading() {
             "README links to #{link}, which no heading has"
         );
     }
+}
+
+/// The Markdown files that link to each other: the README and the logs in `docs/`.
+fn markdown_files() -> Vec<std::path::PathBuf> {
+    let mut files = vec![std::path::PathBuf::from("README.md")];
+    let mut docs: Vec<_> = std::fs::read_dir("docs")
+        .expect("docs/")
+        .map(|entry| entry.expect("a docs/ entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    files.extend(docs);
+    files
+}
+
+/// The targets of the relative links of `text`, `[text](path#anchor)`, `(path)` or
+/// `(#anchor)`: everything but the web addresses.
+fn relative_links(text: &str) -> Vec<&str> {
+    text.split("](")
+        .skip(1)
+        .filter_map(|rest| rest.split_once(')').map(|(target, _)| target))
+        .filter(|target| !target.contains("://") && !target.starts_with("mailto:"))
+        .collect()
+}
+
+#[test]
+fn every_link_between_the_readme_and_docs_resolves() {
+    let files = markdown_files();
+    assert!(files.len() > 3, "{files:?}");
+    let mut checked = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let dir = file.parent().unwrap_or(std::path::Path::new(""));
+        for link in relative_links(&text) {
+            let (path, anchor) = link.split_once('#').unwrap_or((link, ""));
+            let target = if path.is_empty() {
+                file.clone()
+            } else {
+                dir.join(path)
+            };
+            assert!(
+                target.exists(),
+                "{} links to {link}: no such file",
+                file.display()
+            );
+            if !anchor.is_empty() {
+                let target_text = std::fs::read_to_string(&target).unwrap();
+                assert!(
+                    anchors(&target_text).iter().any(|a| a == anchor),
+                    "{} links to {link}, which no heading of {} has",
+                    file.display(),
+                    target.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "{checked} links");
 }
 
 #[test]
