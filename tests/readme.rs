@@ -100,28 +100,6 @@ fn anchors(text: &str) -> Vec<String> {
     anchors
 }
 
-/// The targets of the links to sections of the same page: `[text](#anchor)`.
-fn section_links(text: &str) -> Vec<&str> {
-    text.split("](#")
-        .skip(1)
-        .filter_map(|rest| rest.split_once(')').map(|(anchor, _)| anchor))
-        .collect()
-}
-
-#[test]
-fn every_link_to_a_section_names_a_heading() {
-    let text = readme();
-    let anchors = anchors(&text);
-    let links = section_links(&text);
-    assert!(links.len() > 20, "{} links", links.len());
-    for link in links {
-        assert!(
-            anchors.iter().any(|a| a == link),
-            "README links to #{link}, which no heading has"
-        );
-    }
-}
-
 /// The Markdown files that link to each other: the README and the logs in `docs/`.
 fn markdown_files() -> Vec<std::path::PathBuf> {
     let mut files = vec![std::path::PathBuf::from("README.md")];
@@ -189,7 +167,7 @@ fn anchors_follow_the_renderer() {
         ["set-up", "go-depth-and-time", "windrawloss", "set-up-1"]
     );
     assert_eq!(
-        section_links("see [a](#set-up) and [b](#windrawloss)."),
-        ["set-up", "windrawloss"]
+        relative_links("see [a](#set-up), [b](docs/x.md#windrawloss) and [c](https://x.org/#y)."),
+        ["#set-up", "docs/x.md#windrawloss"]
     );
 }
