@@ -62,7 +62,12 @@ impl TimeBudget {
                 (target * 5).min(left * 2 / 5)
             };
             let hard = cap.max(floor);
-            let soft = target.min(hard).max(floor);
+            // Below the floor's worth of clock (a millisecond a move for twice the moves to
+            // go) the target keeps shrinking with the clock instead of spending the floor on
+            // every move: a long game's last moves then cost less and less, down to the
+            // first iteration alone, rather than a fixed millisecond each until the flag.
+            let dwindling = time.saturating_sub(overhead) / (2 * moves_to_go);
+            let soft = target.min(hard).max(floor.min(dwindling));
             budget.soft = Some(budget.soft.map_or(soft, |s| s.min(soft)));
             budget.hard = Some(budget.hard.map_or(hard, |h| h.min(hard)));
         }
@@ -408,13 +413,21 @@ mod tests {
         // An increment as large as a move's latency pays it back: (1000 − 10) / 30 plus
         // three quarters of the increment.
         assert_eq!(soft(3), ms(33) + Duration::from_micros(2250));
-        // A clock that holds no more than the reserve plays at the floor.
-        let low = Limits {
-            wtime: Some(ms(85)),
-            ..Limits::default()
+        // A clock that holds no more than the reserve plays at the floor...
+        let low = |t: u64| {
+            let clock = Limits {
+                wtime: Some(ms(t)),
+                ..Limits::default()
+            };
+            let b = TimeBudget::new(&clock, Color::White, ms(10));
+            (b.soft.unwrap(), b.hard.unwrap())
         };
-        let b = TimeBudget::new(&low, Color::White, ms(10));
-        assert_eq!((b.soft, b.hard), (Some(ms(1)), Some(ms(1))));
+        assert_eq!(low(85), (ms(1), ms(1)));
+        assert_eq!(low(70), (ms(1), ms(1)));
+        // ...until that is more than a share of the clock: (40 − 10) ms over 60 moves.
+        assert_eq!(low(40), (Duration::from_micros(500), ms(1)));
+        // With no more than the overhead left, the first iteration's move.
+        assert_eq!(low(10), (Duration::ZERO, ms(1)));
     }
 
     #[test]
