@@ -13,40 +13,18 @@ not the clock).
 """
 
 import argparse
-import shlex
-import subprocess
 import time
+
+from uci_pipe import Engine
 
 LIMITS = ["depth 1", "nodes 1", "nodes 1000", "movetime 1"]
 POSITION = "position startpos moves e2e4 e7e5 g1f3 b8c6"
 
 
 def measure(command, repeat):
-    engine = subprocess.Popen(
-        shlex.split(command),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        bufsize=1,
-    )
-
-    def send(line):
-        engine.stdin.write(line + "\n")
-        engine.stdin.flush()
-
-    def wait_for(prefix):
-        while True:
-            line = engine.stdout.readline()
-            if not line:
-                raise RuntimeError(f"{command}: ended before {prefix!r}")
-            if line.startswith(prefix):
-                return
-
-    send("uci")
-    wait_for("uciok")
-    send("isready")
-    wait_for("readyok")
+    engine = Engine(command)
+    send, wait_for = engine.send, engine.wait_for
+    engine.start()
     results = []
     for limit in LIMITS:
         # A first round unmeasured: tables and caches are touched once per engine.
@@ -69,8 +47,7 @@ def measure(command, repeat):
         wait_for("bestmove")
         total += time.perf_counter() - start
     results.append(("depth 1, first of a game", total / games * 1000))
-    send("quit")
-    engine.wait(timeout=10)
+    engine.quit()
     return results
 
 

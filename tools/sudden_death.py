@@ -13,15 +13,16 @@ opponent sharing the cores.
 """
 
 import argparse
-import subprocess
 import time
+
+from uci_pipe import Engine
 
 MILESTONES = (50, 100, 200, 400, 800, 1600)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("engine", help="path of a UCI engine")
+    parser.add_argument("engine", help="a UCI engine's command line")
     parser.add_argument("--clock", type=float, default=1000.0, help="starting clock in ms")
     parser.add_argument(
         "--fen",
@@ -31,27 +32,9 @@ def main():
     parser.add_argument("--max-moves", type=int, default=2000)
     args = parser.parse_args()
 
-    engine = subprocess.Popen(
-        [args.engine],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        bufsize=1,
-    )
-
-    def send(line):
-        engine.stdin.write(line + "\n")
-        engine.stdin.flush()
-
-    def wait_for(prefix):
-        for line in engine.stdout:
-            if line.startswith(prefix):
-                return line
-        raise SystemExit(f"the engine closed its output before '{prefix}'")
-
-    send("uci")
-    wait_for("uciok")
+    engine = Engine(args.engine)
+    send, wait_for = engine.send, engine.wait_for
+    engine.start()
     send("ucinewgame")
     send("isready")
     wait_for("readyok")
@@ -70,8 +53,7 @@ def main():
         moves += 1
         if moves in MILESTONES:
             seen[moves] = clock
-    send("quit")
-    engine.wait(timeout=5)
+    engine.quit()
 
     verdict = f"flag after {moves} moves" if clock < 1 else f"more than {moves} moves"
     marks = ", ".join(f"{n}: {ms:.1f} ms" for n, ms in seen.items())
