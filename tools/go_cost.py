@@ -38,9 +38,7 @@ def measure(command, repeat):
                 results.append((limit, (time.perf_counter() - start) / repeat * 1000))
     total, games = 0.0, max(repeat // 10, 1)
     for _ in range(games):
-        send("ucinewgame")
-        send("isready")
-        wait_for("readyok")
+        engine.new_game()
         start = time.perf_counter()
         send(POSITION)
         send("go depth 1")

@@ -35,9 +35,7 @@ def main():
     engine = Engine(args.engine)
     send, wait_for = engine.send, engine.wait_for
     engine.start()
-    send("ucinewgame")
-    send("isready")
-    wait_for("readyok")
+    engine.new_game()
 
     clock = args.clock
     moves = 0

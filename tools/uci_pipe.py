@@ -39,6 +39,12 @@ class Engine:
         self.send("isready")
         self.wait_for("readyok")
 
+    def new_game(self):
+        """`ucinewgame`, and wait until the engine has set it up."""
+        self.send("ucinewgame")
+        self.send("isready")
+        self.wait_for("readyok")
+
     def quit(self):
         self.send("quit")
         self.process.wait(timeout=5)
