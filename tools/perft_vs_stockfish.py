@@ -13,6 +13,8 @@ import re
 import subprocess
 import time
 
+from uci_pipe import Engine
+
 CASES = [
     ("startpos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6),
     ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5),
@@ -20,24 +22,16 @@ CASES = [
 
 
 def stockfish_perft(path, fen, depth):
-    sf = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    sf.stdin.write(f"uci\nposition fen {fen}\nisready\n")
-    sf.stdin.flush()
-    for line in sf.stdout:
-        if line.strip() == "readyok":
-            break
+    sf = Engine(path)
+    sf.start()
+    sf.send(f"position fen {fen}")
+    sf.send("isready")
+    sf.wait_for("readyok")
     start = time.perf_counter()
-    sf.stdin.write(f"go perft {depth}\n")
-    sf.stdin.flush()
-    nodes = None
-    for line in sf.stdout:
-        if line.startswith("Nodes searched"):
-            nodes = int(line.split(":")[1])
-            break
+    sf.send(f"go perft {depth}")
+    nodes = int(sf.wait_for("Nodes searched").split(":")[1])
     elapsed = time.perf_counter() - start
-    sf.stdin.write("quit\n")
-    sf.stdin.flush()
-    sf.wait()
+    sf.quit()
     return nodes, elapsed
 
 

@@ -23,14 +23,21 @@ class Engine:
         self.process.stdin.write(line + "\n")
         self.process.stdin.flush()
 
-    def wait_for(self, prefix):
-        """Reads up to the first line starting with `prefix`, and returns it."""
+    def lines_until(self, prefix):
+        """Yields each line read, up to and including the first that starts with `prefix`."""
         while True:
             line = self.process.stdout.readline()
             if not line:
                 raise RuntimeError(f"{self.command}: ended before {prefix!r}")
+            yield line
             if line.startswith(prefix):
-                return line
+                return
+
+    def wait_for(self, prefix):
+        """Reads up to the first line starting with `prefix`, and returns it."""
+        for line in self.lines_until(prefix):
+            pass
+        return line
 
     def start(self):
         """The handshake: `uci`, then `isready`, answered."""

@@ -15,9 +15,10 @@ if any search differs.
 """
 import argparse
 import re
-import subprocess
 import sys
 import time
+
+from uci_pipe import Engine
 
 POSITIONS = [
     "startpos",
@@ -29,28 +30,21 @@ POSITIONS = [
 
 def search(binary, backend, position, nodes):
     """(seconds from `go` to `bestmove`, the last info line without timings, bestmove)."""
-    engine = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, text=True)
-    engine.stdin.write(f"setoption name Search value {backend}\nposition {position}\n")
-    engine.stdin.write("isready\n")
-    engine.stdin.flush()
-    for line in engine.stdout:
-        if line.startswith("readyok"):
-            break
+    engine = Engine(binary)
+    engine.send(f"setoption name Search value {backend}")
+    engine.send(f"position {position}")
+    engine.send("isready")
+    engine.wait_for("readyok")
     start = time.monotonic()
-    engine.stdin.write(f"go nodes {nodes}\n")
-    engine.stdin.flush()
+    engine.send(f"go nodes {nodes}")
     last, best = "", ""
-    for line in engine.stdout:
+    for line in engine.lines_until("bestmove"):
         if line.startswith("bestmove"):
             best = line.strip()
-            break
-        if line.startswith("info") and " pv " in line:
+        elif line.startswith("info") and " pv " in line:
             last = line.strip()
     seconds = time.monotonic() - start
-    engine.stdin.write("quit\n")
-    engine.stdin.flush()
-    engine.wait()
+    engine.quit()
     return seconds, re.sub(r" (time|nps|hashfull) \d+", "", last), best
 
 

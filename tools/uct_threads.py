@@ -20,7 +20,8 @@ import csv
 import math
 import re
 import resource
-import subprocess
+
+from uci_pipe import Engine
 
 POSITIONS = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -37,33 +38,23 @@ def children_cpu():
 def measure(binary, backend, threads, mode, movetime):
     """(iterations, wall ms, CPU s) over every position."""
     cpu0 = children_cpu()
-    p = subprocess.Popen(
-        [binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-    )
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    send("uci")
-    send(f"setoption name Search value {backend}")
-    send(f"setoption name UCT_Parallel value {mode}")
-    send(f"setoption name Threads value {threads}")
+    engine = Engine(binary)
+    engine.start()
+    engine.send(f"setoption name Search value {backend}")
+    engine.send(f"setoption name UCT_Parallel value {mode}")
+    engine.send(f"setoption name Threads value {threads}")
     iterations = ms = 0
     for fen in POSITIONS:
-        send("ucinewgame")
-        send(f"position fen {fen}")
-        send(f"go movetime {movetime}")
+        engine.new_game()
+        engine.send(f"position fen {fen}")
+        engine.send(f"go movetime {movetime}")
         last = None
-        for line in p.stdout:
+        for line in engine.lines_until("bestmove"):
             if line.startswith("info") and " nodes " in line and " time " in line:
                 last = line
-            if line.startswith("bestmove"):
-                break
         iterations += int(re.search(r" nodes (\d+)", last).group(1))
         ms += int(re.search(r" time (\d+)", last).group(1))
-    send("quit")
-    p.wait()
+    engine.quit()
     return iterations, ms, children_cpu() - cpu0
 
 
