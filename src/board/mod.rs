@@ -10,6 +10,7 @@ pub mod perft;
 pub mod pgn;
 pub mod position;
 pub mod rules;
+pub mod tablebase;
 
 pub use eval::{Evaluator, Material, find_evaluator, piece_value};
 pub use game::Game;
