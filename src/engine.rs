@@ -16,6 +16,7 @@ use thiserror::Error;
 use crate::board::eval::EVALUATORS;
 use crate::board::eval::WdlModel;
 use crate::board::eval::nnue::{self, Network};
+use crate::board::tablebase::{Outcome, Tablebases};
 use crate::board::{Evaluator, Game, find_evaluator, rules};
 use crate::options::{Declared, OptionDecl, OptionError, Options};
 use crate::search::pvs::skill::{CALIBRATED_EVAL, LIMIT_STRENGTH};
@@ -24,6 +25,7 @@ use crate::search::{
     Backend, ConfigError, HASH, Info, InfoSink, Limits, SearchControl, SearchRequest, SearchResult,
     THREADS,
 };
+use crate::value::{Bound, DRAW, Value, is_mate, tablebase_win_in};
 
 pub static CLEAR_HASH: Declared<()> = Declared::button(
     "Clear Hash",
@@ -75,10 +77,26 @@ pub static EVAL_FILE: Declared<String> = Declared::string(
 );
 const BUILT_IN_NET: &str = "<built-in>";
 
+/// Directories of Syzygy endgame tables (`.rtbw`, `.rtbz`).
+pub static SYZYGY_PATH: Declared<String> = Declared::string(
+    "SyzygyPath",
+    NO_TABLES,
+    "directories of Syzygy endgame tables, separated by : (; on Windows); <empty> for none",
+);
+const NO_TABLES: &str = "<empty>";
+/// The most pieces a probed position may have.
+pub static SYZYGY_PROBE_LIMIT: Declared<i64> = Declared::spin(
+    "SyzygyProbeLimit",
+    7,
+    0,
+    7,
+    "positions with more pieces than this are not looked up in the endgame tables",
+);
+
 /// Every option the engine announces: its own, then each backend's (a declaration shared by
 /// a family is announced once).
 pub fn option_declarations() -> Vec<OptionDecl> {
-    let own: [&OptionDecl; 10] = [
+    let own: [&OptionDecl; 12] = [
         &THREADS.decl,
         &HASH.decl,
         &CLEAR_HASH.decl,
@@ -89,6 +107,8 @@ pub fn option_declarations() -> Vec<OptionDecl> {
         &SEARCH.decl,
         &EVAL.decl,
         &EVAL_FILE.decl,
+        &SYZYGY_PATH.decl,
+        &SYZYGY_PROBE_LIMIT.decl,
     ];
     let mut decls: Vec<OptionDecl> = own.into_iter().cloned().collect();
     for &decl in BACKENDS.iter().flat_map(|b| b.options) {
@@ -108,6 +128,8 @@ pub enum EngineError {
     Config(#[from] ConfigError),
     #[error("EvalFile {0}; the net in use is kept")]
     Net(String),
+    #[error("SyzygyPath: {0}; the tables in use are kept")]
+    Tablebases(String),
     #[error("a search is already running (send stop first)")]
     Busy,
     #[error("cannot start the search thread: {0}")]
@@ -129,6 +151,8 @@ pub struct Engine {
     eval: Arc<dyn Evaluator>,
     /// The network `EvalFile` names, for `Eval=nnue`.
     net: Arc<Network>,
+    /// The tables `SyzygyPath` names, all of them (`SyzygyProbeLimit` applies per search).
+    tablebases: Option<Tablebases>,
     /// `None` while a search holds it.
     backend: Option<Box<dyn Backend>>,
     /// `new_game` arrived while the backend was away.
@@ -164,6 +188,7 @@ impl Engine {
             options,
             eval: (EVALUATORS[0].make)(&net),
             net,
+            tablebases: None,
             backend: Some(backend),
             pending_new_game: false,
             pending_configure: false,
@@ -224,6 +249,10 @@ impl Engine {
                 self.eval = (info.make)(&net);
             }
             self.net = net;
+        } else if decl_name == SYZYGY_PATH.name() {
+            self.tablebases = open_tablebases(&next.get(&SYZYGY_PATH))?;
+        } else if decl_name == SYZYGY_PROBE_LIMIT.name() {
+            // Read by each search.
         } else if decl_name == CLEAR_HASH.name() {
             self.forget();
         } else {
@@ -232,7 +261,9 @@ impl Engine {
                 None => self.pending_configure = true,
             }
         }
-        self.notice = self.oversubscribed(decl_name, &next);
+        self.notice = self
+            .oversubscribed(decl_name, &next)
+            .or_else(|| self.tables_found(decl_name));
         self.options = next;
         Ok(())
     }
@@ -248,6 +279,20 @@ impl Engine {
         (threads as usize > cores).then(|| {
             format!("Threads {threads} is more than the {cores} cores of this machine: the threads will share cores")
         })
+    }
+
+    /// What `SyzygyPath` found, as Stockfish says it: a path without tables is no error
+    /// (a GUI may send its default), but the user should see that nothing was loaded.
+    fn tables_found(&self, name: &str) -> Option<String> {
+        if name != SYZYGY_PATH.name() {
+            return None;
+        }
+        let tables = self.tablebases.as_ref()?;
+        Some(format!(
+            "found {} Syzygy table files, up to {} pieces",
+            tables.files(),
+            tables.max_pieces()
+        ))
     }
 
     /// The note about the last `setoption`, if it deserves one (once: taking it clears it).
@@ -279,10 +324,12 @@ impl Engine {
     /// Takes the backend for a search, and the shared resources with it.
     fn take_job(&mut self) -> SearchJob {
         let backend = self.backend.take().unwrap_or_else(|| self.fresh_backend());
+        let limit = self.options.get(&SYZYGY_PROBE_LIMIT).max(0) as usize;
         SearchJob {
             backend,
             options: self.options.clone(),
             eval: self.search_eval(),
+            tablebases: self.tablebases.as_ref().map(|t| t.with_limit(limit)),
         }
     }
 
@@ -466,6 +513,17 @@ pub fn read_net(path: &str) -> Result<Network, String> {
     Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
 }
 
+/// The tables in the directories of `paths`; none for `<empty>` or an empty value.
+fn open_tablebases(paths: &str) -> Result<Option<Tablebases>, EngineError> {
+    let paths = paths.trim();
+    if paths.is_empty() || paths == NO_TABLES {
+        return Ok(None);
+    }
+    Tablebases::open(paths)
+        .map(Some)
+        .map_err(EngineError::Tablebases)
+}
+
 fn make_backend(name: &str) -> Box<dyn Backend> {
     let info = registry::find(name).unwrap_or(&BACKENDS[0]);
     (info.make)()
@@ -484,6 +542,7 @@ struct SearchJob {
     backend: Box<dyn Backend>,
     options: Options,
     eval: Arc<dyn Evaluator>,
+    tablebases: Option<Tablebases>,
 }
 
 impl SearchJob {
@@ -509,15 +568,118 @@ impl SearchJob {
             model: find_evaluator(self.options.get(&EVAL)).map_or(EVALUATORS[0].wdl, |e| e.wdl),
             board: shakmaty::Position::board(root.chess()).clone(),
         });
+        let sink = with_wdl.as_ref().map_or(sink, |w| w as &dyn InfoSink);
+        let Some((limits, value)) = self.tablebase_moves(game, limits, sink) else {
+            return self.search(game, limits, control, sink);
+        };
+        let sink = WithTablebaseValue { inner: sink, value };
+        let mut result = self.search(game, &limits, control, &sink);
+        result.value = sink.value_for(result.value);
+        result
+    }
+
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl,
+        sink: &dyn InfoSink,
+    ) -> SearchResult {
         let req = SearchRequest {
             game,
             limits,
             control,
-            sink: with_wdl.as_ref().map_or(sink, |w| w as &dyn InfoSink),
+            sink,
             eval: self.eval.as_ref(),
             options: &self.options,
+            tablebases: self.tablebases.as_ref(),
         };
         self.backend.search(&req)
+    }
+
+    /// A root the endgame tables hold: the search may play only the moves that keep the
+    /// best outcome they promise (of those `searchmoves` names, if it names any of them),
+    /// for every backend alike, and the value the tables give the root. The user is told
+    /// what the tables say.
+    fn tablebase_moves(
+        &self,
+        game: &Game,
+        limits: &Limits,
+        sink: &dyn InfoSink,
+    ) -> Option<(Limits, Value)> {
+        let probe = self
+            .tablebases
+            .as_ref()?
+            .root_moves(game.position(), game.keys())?;
+        let asked = &limits.searchmoves;
+        let mut moves: Vec<_> = probe
+            .moves
+            .iter()
+            .copied()
+            .filter(|m| asked.is_empty() || asked.contains(m))
+            .collect();
+        if moves.is_empty() {
+            // The user's moves all do worse; they asked for them all the same.
+            moves = asked.clone();
+        }
+        sink.message(&format!(
+            "tablebases: {}; root moves that keep it: {}",
+            probe.outcome.name(),
+            moves.len()
+        ));
+        let value = match probe.outcome {
+            Outcome::Win => tablebase_win_in(0),
+            Outcome::CursedWin => DRAW + 1,
+            Outcome::Draw => DRAW,
+            Outcome::BlessedLoss => DRAW - 1,
+            Outcome::Loss => -tablebase_win_in(0),
+        };
+        let limits = Limits {
+            searchmoves: moves,
+            ..limits.clone()
+        };
+        Some((limits, value))
+    }
+}
+
+/// Reports the value the endgame tables give the root in place of the search's, except
+/// a mate the search has seen, which says more: a GUI shows the won ending as won.
+/// Reports of a bound only (a failed aspiration window) are left out.
+struct WithTablebaseValue<'a> {
+    inner: &'a dyn InfoSink,
+    value: Value,
+}
+
+impl WithTablebaseValue<'_> {
+    fn value_for(&self, searched: Value) -> Value {
+        if is_mate(searched) {
+            searched
+        } else {
+            self.value
+        }
+    }
+}
+
+impl InfoSink for WithTablebaseValue<'_> {
+    fn info(&self, info: &Info) {
+        if is_mate(info.score) {
+            return self.inner.info(info);
+        }
+        // An aspiration window's fail says nothing the tables have not said already.
+        if info.bound == Bound::Exact {
+            self.inner.info(&Info {
+                score: self.value,
+                ..info.clone()
+            });
+        }
+    }
+
+    fn message(&self, text: &str) {
+        self.inner.message(text);
+    }
+
+    fn current_move(&self, depth: u32, mv: &shakmaty::uci::UciMove, number: u32) {
+        self.inner.current_move(depth, mv, number);
     }
 }
 

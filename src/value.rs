@@ -15,6 +15,16 @@ pub const MAX_PLY: usize = 128;
 pub const MATE_BOUND: Value = MATE - MAX_PLY as Value;
 /// The value of a drawn position.
 pub const DRAW: Value = 0;
+/// The value of a position the endgame tables call won, `ply` plies from the root; far
+/// above any evaluation and below every mate, so that a mate the search sees still
+/// ranks first, and the nearer of two table wins second. Reported as centipawns (about
+/// `cp 20000`), as Stockfish does.
+#[inline]
+pub const fn tablebase_win_in(ply: usize) -> Value {
+    TABLEBASE_WIN - ply as Value
+}
+/// See [`tablebase_win_in`].
+pub const TABLEBASE_WIN: Value = 20_000;
 
 /// The value of delivering mate `ply` plies from the root.
 #[inline]

@@ -124,6 +124,8 @@ pub struct SearchControl {
     budget: TimeBudget,
     node_limit: Option<u64>,
     nodes: AtomicU64,
+    /// Positions the endgame tables settled (`tbhits`).
+    tb_hits: AtomicU64,
     origin: Instant,
     /// Microseconds from `origin` to the moment the clock started: `go`, or `ponderhit`.
     clock_start_us: AtomicU64,
@@ -142,6 +144,7 @@ impl SearchControl {
             budget: TimeBudget::new(limits, turn, overhead),
             node_limit: limits.nodes,
             nodes: AtomicU64::new(0),
+            tb_hits: AtomicU64::new(0),
             origin: Instant::now(),
             clock_start_us: AtomicU64::new(0),
             release_lock: Mutex::new(()),
@@ -246,6 +249,16 @@ impl SearchControl {
     /// Nodes counted so far by [`add_nodes`](Self::add_nodes).
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// A position settled by the endgame tables.
+    pub fn add_tb_hit(&self) {
+        self.tb_hits.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Positions settled by the endgame tables so far.
+    pub fn tb_hits(&self) -> u64 {
+        self.tb_hits.load(Ordering::Relaxed)
     }
 
     /// The node budget, if any.

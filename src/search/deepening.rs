@@ -64,6 +64,7 @@ where
             nodes: control.nodes(),
             time: control.elapsed(),
             hashfull: iteration.hashfull,
+            tbhits: None,
             pv: root.uci_line(&iteration.pv),
             wdl: None,
         });

@@ -21,6 +21,8 @@ pub struct Info {
     pub time: Duration,
     /// Permille of the table in use, for backends that have one.
     pub hashfull: Option<u32>,
+    /// Positions the endgame tables settled, when tables are loaded.
+    pub tbhits: Option<u64>,
     pub pv: Vec<UciMove>,
     /// Win/draw/loss permille for the side to move, when `UCI_ShowWDL` asks for it.
     pub wdl: Option<[u32; 3]>,

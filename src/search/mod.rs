@@ -15,6 +15,7 @@ pub mod uct;
 
 use shakmaty::Move;
 
+use crate::board::tablebase::Tablebases;
 use crate::board::{Evaluator, Game};
 use crate::options::{Declared, Options};
 use crate::value::Value;
@@ -76,6 +77,9 @@ pub struct SearchRequest<'a> {
     pub eval: &'a dyn Evaluator,
     /// All option values; backends read their own (and `Threads`, `Hash`) from here.
     pub options: &'a Options,
+    /// The endgame tables of `SyzygyPath`, for the backends that probe them in their
+    /// search (the root's moves are already limited to the ones the tables keep).
+    pub tablebases: Option<&'a Tablebases>,
 }
 
 /// What a search found.
@@ -155,6 +159,7 @@ pub(crate) mod testing {
             sink,
             eval: &Material,
             options,
+            tablebases: None,
         };
         backend.search(&req)
     }
@@ -207,6 +212,7 @@ pub(crate) mod testing {
             sink: &Silent,
             eval: &eval,
             options,
+            tablebases: None,
         };
         let result = backend.search(&req);
         (result, eval.panics.into_inner())

@@ -100,6 +100,9 @@ pub fn format_info(info: &Info) -> String {
     if let Some(h) = info.hashfull {
         let _ = write!(s, " hashfull {h}");
     }
+    if let Some(t) = info.tbhits {
+        let _ = write!(s, " tbhits {t}");
+    }
     let _ = write!(s, " time {}", info.time.as_millis());
     if !info.pv.is_empty() {
         s.push_str(" pv");
@@ -166,12 +169,13 @@ mod tests {
             nodes: 1000,
             time: Duration::from_millis(500),
             hashfull: Some(12),
+            tbhits: Some(3),
             pv: vec!["e2e4".parse().unwrap(), "e7e5".parse().unwrap()],
             wdl: Some([120, 800, 80]),
         };
         assert_eq!(
             format_info(&info),
-            "info depth 5 seldepth 9 multipv 2 score cp 35 lowerbound wdl 120 800 80 nodes 1000 nps 2000 hashfull 12 time 500 pv e2e4 e7e5"
+            "info depth 5 seldepth 9 multipv 2 score cp 35 lowerbound wdl 120 800 80 nodes 1000 nps 2000 hashfull 12 tbhits 3 time 500 pv e2e4 e7e5"
         );
     }
 

@@ -154,7 +154,7 @@ fn check_info(tokens: &[&str], pos: &Chess) {
     let mut i = 1;
     while i < tokens.len() {
         match tokens[i] {
-            "depth" | "seldepth" | "multipv" | "nodes" | "nps" | "time" | "hashfull" => {
+            "depth" | "seldepth" | "multipv" | "nodes" | "nps" | "time" | "hashfull" | "tbhits" => {
                 let v = tokens.get(i + 1).expect("value");
                 v.parse::<u64>()
                     .unwrap_or_else(|_| panic!("bad {} in {tokens:?}", tokens[i]));

@@ -155,6 +155,7 @@ impl Pvs {
             nodes: req.control.nodes(),
             time: req.control.elapsed(),
             hashfull: Some(self.tt.hashfull()),
+            tbhits: req.tablebases.map(|_| req.control.tb_hits()),
             pv: req.game.position().uci_line(&f.line.pv),
             wdl: None,
         });

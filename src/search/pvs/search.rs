@@ -4,6 +4,7 @@
 
 use shakmaty::Move;
 use shakmaty::uci::UciMove;
+use shakmaty_syzygy::Wdl;
 
 use super::ordering::{Context, Heuristics, MovePicker, NO_PIECE_TO, PieceTo, piece_to};
 use super::params::*;
@@ -11,14 +12,20 @@ use super::threads::{Finished, Threads};
 use super::tt::{Entry, PackedMove, TranspositionTable};
 use crate::board::exchange::{is_tactical, see_ge};
 use crate::board::game::is_search_repetition;
+use crate::board::tablebase::Tablebases;
 use crate::board::{Evaluator, Position, rules};
 use crate::search::control::Poller;
 use crate::search::deepening::one_ply_choice;
 use crate::search::info::{Info, InfoSink};
 use crate::search::{SearchRequest, SearchResult};
 use crate::value::{
-    Bound, INFINITY, MATE_BOUND, MAX_PLY, Value, from_table, is_mate, mate_in, mated_in, to_table,
+    Bound, DRAW, INFINITY, MATE_BOUND, MAX_PLY, Value, from_table, is_mate, mate_in, mated_in,
+    tablebase_win_in, to_table,
 };
+
+/// How much deeper than the node an entry settled by the endgame tables is stored: no
+/// search below it can do better, so nearly every later visit takes it.
+const TABLEBASE_DEPTH: i32 = 6;
 
 /// Deepest iteration the driver starts.
 const MAX_DEPTH: i32 = (MAX_PLY as i32) - 8;
@@ -40,6 +47,7 @@ pub(super) struct Worker<'a> {
     pub(super) tt: &'a TranspositionTable,
     threads: &'a Threads,
     eval: &'a dyn Evaluator,
+    tablebases: Option<&'a Tablebases>,
     poller: Poller<'a>,
     sink: &'a dyn InfoSink,
     pub(super) heuristics: &'a mut Heuristics,
@@ -124,6 +132,7 @@ impl<'a> Worker<'a> {
             tt,
             threads,
             eval: req.eval,
+            tablebases: req.tablebases,
             poller: Poller::new(req.control, id == 0),
             sink: req.sink,
             heuristics,
@@ -329,6 +338,7 @@ impl<'a> Worker<'a> {
             nodes: control.nodes(),
             time: control.elapsed(),
             hashfull: Some(self.tt.hashfull()),
+            tbhits: self.tablebases.map(|_| control.tb_hits()),
             pv,
             wdl: None,
         });
@@ -402,19 +412,10 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if ply > 0 {
-            // Step 1. Draws, the ply cap, and mate-distance pruning.
-            let repeated = self.is_repetition(pos, ply);
-            if let Some(t) = rules::draw_before_moves(pos.chess(), repeated) {
-                return t.value(ply);
-            }
-            if ply >= MAX_PLY - 4 {
-                return self.evaluate(pos);
-            }
-            alpha = alpha.max(mated_in(ply));
-            beta = beta.min(mate_in(ply + 1));
-            if alpha >= beta {
-                return alpha;
-            }
+            (alpha, beta) = match self.ends_early(pos, alpha, beta, ply) {
+                Ok(window) => window,
+                Err(v) => return v,
+            };
         }
 
         // Step 2. Transposition table: a deep enough bound that settles the window ends
@@ -430,6 +431,12 @@ impl<'a> Worker<'a> {
                 return v;
             }
         }
+
+        // Step 2b. Endgame tables (see `probe_tablebases`).
+        let tablebase = match self.probe_tablebases(pos, depth, alpha, beta, ply, tt_move) {
+            Ok(bound) => bound,
+            Err(settled) => return settled,
+        };
 
         let in_check = pos.is_check();
         let static_eval = if in_check {
@@ -492,7 +499,7 @@ impl<'a> Worker<'a> {
         if singular_search {
             return best;
         }
-        let bound = Bound::of(best, alpha, beta);
+        let (best, bound) = within_tablebase_bound(best, alpha, beta, tablebase);
         self.tt.store(
             key,
             Entry {
@@ -504,6 +511,86 @@ impl<'a> Worker<'a> {
             },
         );
         best
+    }
+
+    /// Step 1, below the root: draws, the ply cap, and mate-distance pruning. The node's
+    /// value where they end it, else the window they leave.
+    fn ends_early(
+        &self,
+        pos: &Position,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+    ) -> Result<(Value, Value), Value> {
+        let repeated = self.is_repetition(pos, ply);
+        if let Some(t) = rules::draw_before_moves(pos.chess(), repeated) {
+            return Err(t.value(ply));
+        }
+        if ply >= MAX_PLY - 4 {
+            return Err(self.evaluate(pos));
+        }
+        let alpha = alpha.max(mated_in(ply));
+        let beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return Err(alpha);
+        }
+        Ok((alpha, beta))
+    }
+
+    /// Endgame tables, below the root and outside a singular search: a position they
+    /// hold, just reached by a capture or a pawn move, has their value — a win at least
+    /// the win's (the search could only find a faster mate), a loss at most the loss's, a
+    /// draw exactly. Where that settles the window the node ends (`Err`), stored as a deep
+    /// entry, since no search can improve on it; where it does not (a win below alpha on
+    /// the principal variation), the node is searched and its value kept on the right
+    /// side of the bound returned.
+    fn probe_tablebases(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        alpha: Value,
+        beta: Value,
+        ply: usize,
+        tt_move: PackedMove,
+    ) -> Result<Option<(Value, Bound)>, Value> {
+        let Some(tables) = self.tablebases else {
+            return Ok(None);
+        };
+        if ply == 0 || self.singular_skip[ply] != PackedMove::NONE {
+            return Ok(None);
+        }
+        let Some(wdl) = tables.probe(pos) else {
+            return Ok(None);
+        };
+        self.poller.control().add_tb_hit();
+        let (value, bound) = match wdl {
+            Wdl::Win => (tablebase_win_in(ply), Bound::Lower),
+            Wdl::Loss => (-tablebase_win_in(ply), Bound::Upper),
+            // Drawn by the fifty-move rule: a shade better than a draw for the side that
+            // would win without it, so that it keeps its chances if the opponent errs.
+            Wdl::CursedWin => (DRAW + 1, Bound::Exact),
+            Wdl::BlessedLoss => (DRAW - 1, Bound::Exact),
+            Wdl::Draw => (DRAW, Bound::Exact),
+        };
+        if bound != Bound::Exact && !cuts(bound, value, alpha, beta) {
+            return Ok(Some((value, bound)));
+        }
+        let eval = if pos.is_check() {
+            0
+        } else {
+            self.evaluate(pos)
+        };
+        self.tt.store(
+            pos.key(),
+            Entry {
+                mv: tt_move,
+                value: to_table(value, ply),
+                eval,
+                depth: (depth + TABLEBASE_DEPTH).min(MAX_DEPTH),
+                bound,
+            },
+        );
+        Err(value)
     }
 
     /// Singular extensions: is the table move the only good one? The node is searched
@@ -845,6 +932,21 @@ enum Singular {
     Extend(i32),
     /// The node's value: another move fails high too (or the search was stopped).
     Cut(Value),
+}
+
+/// A searched node's value and bound, held to the endgame tables' bound on it (see
+/// `Worker::probe_tablebases`).
+fn within_tablebase_bound(
+    best: Value,
+    alpha: Value,
+    beta: Value,
+    tablebase: Option<(Value, Bound)>,
+) -> (Value, Bound) {
+    match tablebase {
+        Some((v, Bound::Lower)) if best < v => (v, Bound::Lower),
+        Some((v, Bound::Upper)) if best > v => (v, Bound::Upper),
+        _ => (best, Bound::of(best, alpha, beta)),
+    }
 }
 
 /// A move's extension: a check's ply (`check`), or the table move's singular verdict

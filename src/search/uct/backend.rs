@@ -650,6 +650,7 @@ impl<'a, S: TreeSearch<ChessTree<'a>>> Worker<'a, S> {
             nodes: control.nodes(),
             time: control.elapsed(),
             hashfull: Some(hashfull),
+            tbhits: None,
             pv,
             wdl: None,
         });
