@@ -548,3 +548,65 @@ fn cutechess_adjudication_flags_and_the_short_forms_play_the_same_match() {
     );
     assert_eq!(cutechess, short);
 }
+
+/// `--tb` (cutechess-cli's `-tb`): a game in a position the endgame tables hold ends with
+/// their result. One opening is in the tables from the start (king and pawn against king,
+/// won for White); the other has five pieces and reaches them when the rook skewer wins
+/// the rook.
+#[test]
+fn tablebase_adjudication_ends_games_the_tables_know() {
+    let dir = temp("tb-openings");
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("endings.epd");
+    std::fs::write(
+        &openings,
+        "8/8/5K2/7k/8/8/6P1/8 w - -\n8/6r1/K7/8/6k1/8/PR6/8 w - -\n",
+    )
+    .unwrap();
+    let pgn = dir.join("tb.pgn");
+    let out = searchlight(&[
+        "--engine",
+        "pvs nodes=3000",
+        "--engine",
+        "pvs nodes=3000 name=other",
+        "--games",
+        "4",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--tb",
+        "tests/data/syzygy",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("terminations: adjudication: tablebase 4"),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Result \"1-0\"]").count(), 4, "{text}");
+    let plies: Vec<u32> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("[PlyCount \""))
+        .map(|n| n.trim_end_matches("\"]").parse().unwrap())
+        .collect();
+    assert_eq!(plies.iter().filter(|&&n| n == 0).count(), 2, "{plies:?}");
+    assert_eq!(plies.iter().filter(|&&n| n >= 3).count(), 2, "{plies:?}");
+
+    let missing = searchlight(&[
+        "--engine",
+        "pvs",
+        "--engine",
+        "alphabeta",
+        "--tb",
+        "/no/such/dir",
+    ]);
+    assert!(!missing.status.success());
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.contains("--tb: cannot read the directory /no/such/dir"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

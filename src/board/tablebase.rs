@@ -137,6 +137,20 @@ impl Tablebases {
         self.tables.probe_wdl_after_zeroing(chess).ok()
     }
 
+    /// The outcome of `pos` for the side to move under the fifty-move rule, from its
+    /// clock, if the tables hold it and are sure of it (the `.rtbz` files round some
+    /// distances; a win or loss those leave in doubt is not called).
+    pub fn outcome(&self, pos: &Position) -> Option<Wdl> {
+        let chess = pos.chess();
+        if !self.covers(chess) {
+            return None;
+        }
+        if chess.halfmoves() == 0 {
+            return self.tables.probe_wdl_after_zeroing(chess).ok();
+        }
+        self.tables.probe_wdl(chess).ok()?.unambiguous()
+    }
+
     /// At the root, with the game's `keys` (the root's last): the legal moves that keep
     /// the best outcome any move has, under the fifty-move rule from the root's clock;
     /// `None` when the tables do not hold every position after a move. A win keeps every

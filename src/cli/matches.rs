@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 
 use super::fail;
+use crate::board::tablebase::Tablebases;
 use crate::matches::json::{self, GameEntry, MatchInfo};
 use crate::matches::openings::Openings;
 use crate::matches::player::Player;
@@ -86,6 +87,14 @@ pub struct MatchArgs {
     /// within CP of 0 for N moves each, after move `movenumber`), or `MOVES CP`.
     #[arg(long, num_args = 1..=3, value_name = "KEY=VALUE", allow_negative_numbers = true)]
     draw: Option<Vec<String>>,
+    /// Adjudicate by Syzygy endgame tables, as cutechess-cli's `-tb`: a game that reaches
+    /// a position the tables in these directories hold (`:`-separated) ends with their
+    /// result under the fifty-move rule.
+    #[arg(long, value_name = "DIRS")]
+    tb: Option<String>,
+    /// With `--tb`: adjudicate only positions of at most this many pieces.
+    #[arg(long, default_value_t = 7, value_name = "N")]
+    tb_pieces: usize,
     /// Stop when the SPRT decides (two players): `elo0=0 elo1=5 alpha=0.05 beta=0.05
     /// model=logistic` (or `model=normalized`: the bounds in normalized Elo, as fastchess
     /// and fishtest take them).
@@ -340,10 +349,23 @@ fn game_settings(args: &MatchArgs) -> Result<GameSettings, String> {
         adjudication: Adjudication {
             resign: args.resign.as_deref().map(Resign::parse).transpose()?,
             draw: args.draw.as_deref().map(Draw::parse).transpose()?,
+            tablebases: match &args.tb {
+                Some(dir) => Some(open_tables(dir, args.tb_pieces)?),
+                None => None,
+            },
         },
         grace: Duration::from_millis(args.timemargin),
         hang: Duration::from_secs(args.hang.max(1)),
     })
+}
+
+/// The tables of `--tb`; a directory without any is a mistake in the command line.
+fn open_tables(dir: &str, pieces: usize) -> Result<Tablebases, String> {
+    let tables = Tablebases::open(dir).map_err(|e| format!("--tb: {e}"))?;
+    if tables.files() == 0 {
+        return Err(format!("--tb: no Syzygy tables (.rtbw, .rtbz) in {dir}"));
+    }
+    Ok(tables.with_limit(pieces))
 }
 
 /// The PGN file games are appended to, if one is asked for.

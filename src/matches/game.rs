@@ -5,9 +5,11 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use shakmaty::{Color, Move, Position as _};
+use shakmaty_syzygy::Wdl;
 
 use super::limits::PlayerLimits;
 use super::player::{Player, ThinkError};
+use crate::board::tablebase::Tablebases;
 use crate::board::{Game, Position, Terminal};
 use crate::search::Limits;
 use crate::value::UciScore;
@@ -48,6 +50,8 @@ pub enum Termination {
     AdjudicatedWin,
     /// Both engines saw a level position for long enough.
     AdjudicatedDraw,
+    /// The endgame tables know the result (`--tb`).
+    AdjudicatedByTablebase,
     /// The mover overstepped its time; a draw when the opponent cannot mate.
     TimeForfeit {
         opponent_can_mate: bool,
@@ -90,7 +94,9 @@ impl Termination {
     pub fn pgn_value(&self) -> &'static str {
         match self {
             Termination::Rules(_) => "normal",
-            Termination::AdjudicatedWin | Termination::AdjudicatedDraw => "adjudication",
+            Termination::AdjudicatedWin
+            | Termination::AdjudicatedDraw
+            | Termination::AdjudicatedByTablebase => "adjudication",
             Termination::TimeForfeit { .. } | Termination::NoAnswer { clock: true, .. } => {
                 "time forfeit"
             }
@@ -118,6 +124,7 @@ impl fmt::Display for Termination {
             }),
             Termination::AdjudicatedWin => f.write_str("adjudication: resign"),
             Termination::AdjudicatedDraw => f.write_str("adjudication: draw"),
+            Termination::AdjudicatedByTablebase => f.write_str("adjudication: tablebase"),
             Termination::TimeForfeit {
                 opponent_can_mate: true,
             } => f.write_str("time forfeit"),
@@ -177,11 +184,13 @@ pub struct Draw {
     pub cp: i32,
 }
 
-/// Score adjudication.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// Score adjudication, and adjudication by the endgame tables.
+#[derive(Debug, Clone, Default)]
 pub struct Adjudication {
     pub resign: Option<Resign>,
     pub draw: Option<Draw>,
+    /// cutechess-cli's `-tb`: a position the tables hold ends the game with their result.
+    pub tablebases: Option<Tablebases>,
 }
 
 impl Resign {
@@ -293,6 +302,19 @@ fn boolean(key: &str, value: &str) -> Result<bool, String> {
 }
 
 impl Adjudication {
+    /// The tables' verdict on the position the game has reached, if they hold it: the
+    /// result with best play under the fifty-move rule, as cutechess-cli adjudicates it.
+    fn tablebase_verdict(&self, game: &Game) -> Option<(Outcome, Termination)> {
+        let pos = game.position();
+        let wdl = self.tablebases.as_ref()?.outcome(pos)?;
+        let outcome = match wdl {
+            Wdl::Win => Outcome::win(pos.turn()),
+            Wdl::Loss => Outcome::win(!pos.turn()),
+            Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => Outcome::Draw,
+        };
+        Some((outcome, Termination::AdjudicatedByTablebase))
+    }
+
     /// The verdict on the White-view scores of the plies so far (the last one played by
     /// `last_mover`), if any.
     fn verdict(&self, scores: &[Option<i32>], last_mover: Color) -> Option<(Outcome, Termination)> {
@@ -342,7 +364,7 @@ fn every_other(
 }
 
 /// Settings of a game beyond the players.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct GameSettings {
     pub adjudication: Adjudication,
     /// How far an external engine may exceed its clock or move time.
@@ -475,6 +497,9 @@ pub fn play_game(
             };
             break (outcome, Termination::Rules(t));
         }
+        if let Some(verdict) = settings.adjudication.tablebase_verdict(&game) {
+            break verdict;
+        }
         let side = game.position().turn();
         let me = usize::from(side == Color::Black);
         let grace = if players[me].is_external() {
@@ -556,6 +581,7 @@ mod tests {
         let adj = Adjudication {
             resign: Some(Resign::parse(&words("2 600")).unwrap()),
             draw: Some(Draw::parse(&words("1 5")).unwrap()),
+            tablebases: None,
         };
         assert_eq!(
             adj.verdict(&s, Color::White),
@@ -570,6 +596,7 @@ mod tests {
         let one_sided = Adjudication {
             resign: Some(Resign::parse(&words("movecount=2 score=600")).unwrap()),
             draw: None,
+            tablebases: None,
         };
         let t = [Some(-700), Some(-100), Some(-650)];
         assert_eq!(
@@ -581,6 +608,7 @@ mod tests {
         let late = Adjudication {
             resign: None,
             draw: Some(Draw::parse(&words("movenumber=2 movecount=1 score=5")).unwrap()),
+            tablebases: None,
         };
         assert_eq!(late.verdict(&[Some(0), Some(0)], Color::Black), None);
         assert!(late.verdict(&[Some(0); 4], Color::Black).is_some());
@@ -667,6 +695,7 @@ mod tests {
                     moves: 10,
                     cp: 5,
                 }),
+                tablebases: None,
             },
             grace: Duration::from_millis(100),
             hang: Duration::from_secs(10),
