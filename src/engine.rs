@@ -14,7 +14,6 @@ use shakmaty::CastlingMode;
 use thiserror::Error;
 
 use crate::board::eval::EVALUATORS;
-use crate::board::eval::WdlModel;
 use crate::board::eval::nnue::{self, Network};
 use crate::board::tablebase::{Outcome, Tablebases};
 use crate::board::{Evaluator, Game, find_evaluator, rules};
@@ -563,18 +562,41 @@ impl SearchJob {
                 ..SearchResult::default()
             };
         }
-        let with_wdl = self.options.get(&SHOW_WDL).then(|| WithWdl {
-            inner: sink,
-            model: find_evaluator(self.options.get(&EVAL)).map_or(EVALUATORS[0].wdl, |e| e.wdl),
-            board: shakmaty::Position::board(root.chess()).clone(),
+        // `UCI_ShowWDL`: the win/draw/loss chances with every report. The root's pieces
+        // set the phase: the reports are about the root.
+        let with_wdl = self.options.get(&SHOW_WDL).then(|| {
+            let evaluator = find_evaluator(self.options.get(&EVAL));
+            let model = evaluator.map_or(EVALUATORS[0].wdl, |e| e.wdl);
+            let board = shakmaty::Position::board(root.chess()).clone();
+            Rewritten {
+                inner: sink,
+                rewrite: move |info: &Info| {
+                    Some(Info {
+                        wdl: Some(model.wdl(info.score, &board)),
+                        ..info.clone()
+                    })
+                },
+            }
         });
         let sink = with_wdl.as_ref().map_or(sink, |w| w as &dyn InfoSink);
         let Some((limits, value)) = self.tablebase_moves(game, limits, sink) else {
             return self.search(game, limits, control, sink);
         };
-        let sink = WithTablebaseValue { inner: sink, value };
-        let mut result = self.search(game, &limits, control, &sink);
-        result.value = sink.value_for(result.value);
+        // The tables' value in place of the search's, except a mate the search has seen,
+        // which says more: a GUI shows the won ending as won. A failed aspiration
+        // window's report says nothing the tables have not said, and is left out.
+        let tablebase_value = |searched: Value| if is_mate(searched) { searched } else { value };
+        let with_value = Rewritten {
+            inner: sink,
+            rewrite: |info: &Info| {
+                (is_mate(info.score) || info.bound == Bound::Exact).then(|| Info {
+                    score: tablebase_value(info.score),
+                    ..info.clone()
+                })
+            },
+        };
+        let mut result = self.search(game, &limits, control, &with_value);
+        result.value = tablebase_value(result.value);
         result
     }
 
@@ -642,60 +664,17 @@ impl SearchJob {
     }
 }
 
-/// Reports the value the endgame tables give the root in place of the search's, except
-/// a mate the search has seen, which says more: a GUI shows the won ending as won.
-/// Reports of a bound only (a failed aspiration window) are left out.
-struct WithTablebaseValue<'a> {
+/// Passes a search's reports on, each rewritten, or left out where `rewrite` says `None`.
+struct Rewritten<'a, F> {
     inner: &'a dyn InfoSink,
-    value: Value,
+    rewrite: F,
 }
 
-impl WithTablebaseValue<'_> {
-    fn value_for(&self, searched: Value) -> Value {
-        if is_mate(searched) {
-            searched
-        } else {
-            self.value
-        }
-    }
-}
-
-impl InfoSink for WithTablebaseValue<'_> {
+impl<F: Fn(&Info) -> Option<Info> + Sync> InfoSink for Rewritten<'_, F> {
     fn info(&self, info: &Info) {
-        if is_mate(info.score) {
-            return self.inner.info(info);
+        if let Some(info) = (self.rewrite)(info) {
+            self.inner.info(&info);
         }
-        // An aspiration window's fail says nothing the tables have not said already.
-        if info.bound == Bound::Exact {
-            self.inner.info(&Info {
-                score: self.value,
-                ..info.clone()
-            });
-        }
-    }
-
-    fn message(&self, text: &str) {
-        self.inner.message(text);
-    }
-
-    fn current_move(&self, depth: u32, mv: &shakmaty::uci::UciMove, number: u32) {
-        self.inner.current_move(depth, mv, number);
-    }
-}
-
-/// Adds the win/draw/loss chances to every report (`UCI_ShowWDL`). The root's pieces set
-/// the phase: the reports are about the root.
-struct WithWdl<'a> {
-    inner: &'a dyn InfoSink,
-    model: WdlModel,
-    board: shakmaty::Board,
-}
-
-impl InfoSink for WithWdl<'_> {
-    fn info(&self, info: &Info) {
-        let mut info = info.clone();
-        info.wdl = Some(self.model.wdl(info.score, &self.board));
-        self.inner.info(&info);
     }
 
     fn message(&self, text: &str) {
