@@ -541,9 +541,9 @@ impl<'a> Worker<'a> {
     /// hold, just reached by a capture or a pawn move, has their value — a win at least
     /// the win's (the search could only find a faster mate), a loss at most the loss's, a
     /// draw exactly. Where that settles the window the node ends (`Err`), stored as a deep
-    /// entry, since no search can improve on it; where it does not (a win below alpha on
-    /// the principal variation), the node is searched and its value kept on the right
-    /// side of the bound returned.
+    /// entry, since no search can improve on it; where it does not (a win below beta, a
+    /// loss above alpha: a window as wide as the principal variation's), the node is
+    /// searched and its value kept on the right side of the bound returned.
     fn probe_tablebases(
         &mut self,
         pos: &Position,
