@@ -142,11 +142,11 @@ impl Tablebases {
     /// distances; a win or loss those leave in doubt is not called).
     pub fn outcome(&self, pos: &Position) -> Option<Wdl> {
         let chess = pos.chess();
+        if chess.halfmoves() == 0 {
+            return self.probe(pos);
+        }
         if !self.covers(chess) {
             return None;
-        }
-        if chess.halfmoves() == 0 {
-            return self.tables.probe_wdl_after_zeroing(chess).ok();
         }
         self.tables.probe_wdl(chess).ok()?.unambiguous()
     }
