@@ -91,11 +91,25 @@ pub static SYZYGY_PROBE_LIMIT: Declared<i64> = Declared::spin(
     7,
     "positions with more pieces than this are not looked up in the endgame tables",
 );
+/// The least depth left at which the search looks positions up.
+pub static SYZYGY_PROBE_DEPTH: Declared<i64> = Declared::spin(
+    "SyzygyProbeDepth",
+    1,
+    1,
+    100,
+    "the search looks positions up in the endgame tables only with this many plies or more left",
+);
+/// Whether the fifty-move rule draws a win the tables say it would.
+pub static SYZYGY_50_MOVE_RULE: Declared<bool> = Declared::check(
+    "Syzygy50MoveRule",
+    true,
+    "off: a win the fifty-move rule would draw counts as a win (analysis without the rule)",
+);
 
 /// Every option the engine announces: its own, then each backend's (a declaration shared by
 /// a family is announced once).
 pub fn option_declarations() -> Vec<OptionDecl> {
-    let own: [&OptionDecl; 12] = [
+    let own: [&OptionDecl; 14] = [
         &THREADS.decl,
         &HASH.decl,
         &CLEAR_HASH.decl,
@@ -108,6 +122,8 @@ pub fn option_declarations() -> Vec<OptionDecl> {
         &EVAL_FILE.decl,
         &SYZYGY_PATH.decl,
         &SYZYGY_PROBE_LIMIT.decl,
+        &SYZYGY_PROBE_DEPTH.decl,
+        &SYZYGY_50_MOVE_RULE.decl,
     ];
     let mut decls: Vec<OptionDecl> = own.into_iter().cloned().collect();
     for &decl in BACKENDS.iter().flat_map(|b| b.options) {
@@ -250,8 +266,14 @@ impl Engine {
             self.net = net;
         } else if decl_name == SYZYGY_PATH.name() {
             self.tablebases = open_tablebases(&next.get(&SYZYGY_PATH))?;
-        } else if decl_name == SYZYGY_PROBE_LIMIT.name() {
-            // Read by each search.
+        } else if [
+            SYZYGY_PROBE_LIMIT.name(),
+            SYZYGY_PROBE_DEPTH.name(),
+            SYZYGY_50_MOVE_RULE.name(),
+        ]
+        .contains(&decl_name)
+        {
+            // Read by each search (`take_job`).
         } else if decl_name == CLEAR_HASH.name() {
             self.forget();
         } else {
@@ -324,11 +346,17 @@ impl Engine {
     fn take_job(&mut self) -> SearchJob {
         let backend = self.backend.take().unwrap_or_else(|| self.fresh_backend());
         let limit = self.options.get(&SYZYGY_PROBE_LIMIT).max(0) as usize;
+        let depth = self.options.get(&SYZYGY_PROBE_DEPTH) as i32;
+        let rule = self.options.get(&SYZYGY_50_MOVE_RULE);
         SearchJob {
             backend,
             options: self.options.clone(),
             eval: self.search_eval(),
-            tablebases: self.tablebases.as_ref().map(|t| t.with_limit(limit)),
+            tablebases: self.tablebases.as_ref().map(|t| {
+                t.with_limit(limit)
+                    .with_probe_depth(depth)
+                    .with_fifty_move_rule(rule)
+            }),
         }
     }
 

@@ -97,6 +97,44 @@ fn the_search_scores_a_capture_into_the_tables_as_a_win() {
     let (limited, _) = e.go("go depth 6", &chess(SKEWER));
     assert!(last_score(&limited) < 5_000, "{limited:?}");
     assert_eq!(last_tbhits(&limited), Some(0), "{limited:?}");
+
+    // Nor with every node of the search nearer its horizon than the probe depth.
+    e.send("setoption name SyzygyProbeLimit value 7");
+    e.send("setoption name SyzygyProbeDepth value 7");
+    e.send("ucinewgame");
+    e.send(&format!("position fen {SKEWER}"));
+    let (shallow, _) = e.go("go depth 6", &chess(SKEWER));
+    assert_eq!(last_tbhits(&shallow), Some(0), "{shallow:?}");
+    e.send("quit");
+}
+
+/// Queen against king with 90 plies on the clock: the mate is more than ten plies away,
+/// so the fifty-move rule draws the game first.
+const CURSED: &str = "8/8/8/3k4/8/8/8/Q3K3 w - - 90 80";
+
+#[test]
+fn without_the_fifty_move_rule_a_win_it_would_draw_is_a_win() {
+    let mut e = Engine::ready();
+    e.send(&format!("setoption name SyzygyPath value {TABLES}"));
+    e.send(&format!("position fen {CURSED}"));
+    let (ruled, _) = e.go("go depth 4", &chess(CURSED));
+    assert!(
+        ruled.iter().any(|l| l.starts_with(
+            "info string tablebases: draw by the fifty-move rule (a win without it); "
+        )),
+        "{ruled:?}"
+    );
+    assert_eq!(last_score(&ruled), 1, "{ruled:?}");
+
+    e.send("setoption name Syzygy50MoveRule value false");
+    e.send(&format!("position fen {CURSED}"));
+    let (free, _) = e.go("go depth 4", &chess(CURSED));
+    assert!(
+        free.iter()
+            .any(|l| l.starts_with("info string tablebases: win; ")),
+        "{free:?}"
+    );
+    assert_eq!(last_score(&free), 20_000, "{free:?}");
     e.send("quit");
 }
 

@@ -6,7 +6,9 @@
 //! search may play. In the search, a position reached by a capture or a pawn move (its
 //! clock at zero, where the win/draw/loss tables are exact) is settled by them without
 //! searching further. Probing needs only the `.rtbw` files in the search and both the
-//! `.rtbw` and the `.rtbz` files at the root.
+//! `.rtbw` and the `.rtbz` files at the root. For analysis the fifty-move rule can be set
+//! aside (`Syzygy50MoveRule`), as correspondence chess under some rules does: a win it
+//! would draw is then a win.
 
 use std::sync::Arc;
 
@@ -24,6 +26,10 @@ pub struct Tablebases {
     files: usize,
     /// The largest position probed: the largest table's, or less (`SyzygyProbeLimit`).
     pieces: usize,
+    /// The least depth left at which the search probes (`SyzygyProbeDepth`).
+    probe_depth: i32,
+    /// Whether the fifty-move rule draws a win it cannot finish (`Syzygy50MoveRule`).
+    fifty_move_rule: bool,
 }
 
 /// The root's verdict: what the tables promise, and the moves that keep it.
@@ -100,6 +106,8 @@ impl Tablebases {
             tables: Arc::new(tables),
             files,
             pieces,
+            probe_depth: 1,
+            fifty_move_rule: true,
         })
     }
 
@@ -108,6 +116,38 @@ impl Tablebases {
         Tablebases {
             pieces: limit.min(self.tables.max_pieces()),
             ..self.clone()
+        }
+    }
+
+    /// The same tables, probed by the search only at nodes with `depth` plies or more
+    /// left (on a slow disk the shallow nodes, the most numerous, cost the most).
+    pub fn with_probe_depth(&self, depth: i32) -> Tablebases {
+        Tablebases {
+            probe_depth: depth,
+            ..self.clone()
+        }
+    }
+
+    /// The same tables, with the fifty-move rule or without it: without, a win the rule
+    /// would draw (a cursed win) is a win and a loss it would save a loss.
+    pub fn with_fifty_move_rule(&self, rule: bool) -> Tablebases {
+        Tablebases {
+            fifty_move_rule: rule,
+            ..self.clone()
+        }
+    }
+
+    /// The least depth left at which the search probes.
+    pub fn probe_depth(&self) -> i32 {
+        self.probe_depth
+    }
+
+    /// A result as the rule in force counts it.
+    fn under_rule(&self, wdl: Wdl) -> Wdl {
+        match wdl {
+            Wdl::CursedWin if !self.fifty_move_rule => Wdl::Win,
+            Wdl::BlessedLoss if !self.fifty_move_rule => Wdl::Loss,
+            wdl => wdl,
         }
     }
 
@@ -134,12 +174,14 @@ impl Tablebases {
         if chess.halfmoves() != 0 || !self.covers(chess) {
             return None;
         }
-        self.tables.probe_wdl_after_zeroing(chess).ok()
+        let wdl = self.tables.probe_wdl_after_zeroing(chess).ok()?;
+        Some(self.under_rule(wdl))
     }
 
     /// The outcome of `pos` for the side to move under the fifty-move rule, from its
     /// clock, if the tables hold it and are sure of it (the `.rtbz` files round some
-    /// distances; a win or loss those leave in doubt is not called).
+    /// distances; a win or loss those leave in doubt is not called). Without the rule
+    /// the clock does not matter, and nothing is in doubt.
     pub fn outcome(&self, pos: &Position) -> Option<Wdl> {
         let chess = pos.chess();
         if chess.halfmoves() == 0 {
@@ -148,15 +190,24 @@ impl Tablebases {
         if !self.covers(chess) {
             return None;
         }
-        self.tables.probe_wdl(chess).ok()?.unambiguous()
+        let wdl = self.tables.probe_wdl(chess).ok()?;
+        if self.fifty_move_rule {
+            return wdl.unambiguous();
+        }
+        Some(match wdl.signum() {
+            1 => Wdl::Win,
+            -1 => Wdl::Loss,
+            _ => Wdl::Draw,
+        })
     }
 
     /// At the root, with the game's `keys` (the root's last): the legal moves that keep
-    /// the best outcome any move has, under the fifty-move rule from the root's clock;
-    /// `None` when the tables do not hold every position after a move. A win keeps every
-    /// move that wins with time to spare before the rule — so the search chooses among
-    /// them — unless a position has repeated since the last capture or pawn move, or time
-    /// is short: then only the moves nearest the next zeroing move, which make progress.
+    /// the best outcome any move has, under the fifty-move rule (if in force) from the
+    /// root's clock; `None` when the tables do not hold every position after a move. A
+    /// win keeps every move that wins with time to spare before the rule — so the search
+    /// chooses among them — unless a position has repeated since the last capture or pawn
+    /// move, or time is short: then only the moves nearest the next zeroing move, which
+    /// make progress.
     /// A move into a repetition counts as a draw, as in the search.
     pub fn root_moves(&self, pos: &Position, keys: &[u64]) -> Option<RootProbe> {
         let chess = pos.chess();
@@ -164,6 +215,12 @@ impl Tablebases {
             return None;
         }
         let clock = chess.halfmoves() as i32;
+        // Plies the fifty-move rule leaves the game; without the rule time never runs out.
+        let left = if self.fifty_move_rule {
+            100 - clock
+        } else {
+            i32::MAX / 4
+        };
         let mut line = keys.to_vec();
         let mut scored = Vec::new();
         for m in chess.legal_moves() {
@@ -193,9 +250,9 @@ impl Tablebases {
         let nearest_win = scored.iter().map(|&(_, d)| d).filter(|&d| d > 0).min();
         let longest_loss = scored.iter().map(|&(_, d)| d).min().unwrap_or(0);
         let (outcome, moves) = if let Some(best) = nearest_win {
-            let spare = !repeated(keys, clock as usize) && best + clock <= 99;
-            let furthest = if spare { 99 - clock } else { best };
-            let outcome = if best + clock <= 100 {
+            let spare = !repeated(keys, clock as usize) && best < left;
+            let furthest = if spare { left - 1 } else { best };
+            let outcome = if best <= left {
                 Outcome::Win
             } else {
                 Outcome::CursedWin
@@ -203,11 +260,11 @@ impl Tablebases {
             (outcome, keep(&|d| d > 0 && d <= furthest))
         } else if scored.iter().any(|&(_, d)| d == 0) {
             (Outcome::Draw, keep(&|d| d == 0))
-        } else if -longest_loss * 2 + clock < 100 {
+        } else if -longest_loss * 2 < left {
             // Lost whatever is played, and the rule is far off: the search resists.
             (Outcome::Loss, keep(&|_| true))
         } else {
-            let outcome = if -longest_loss + clock <= 100 {
+            let outcome = if -longest_loss <= left {
                 Outcome::Loss
             } else {
                 Outcome::BlessedLoss
@@ -311,6 +368,31 @@ mod tests {
         let late = position("8/8/8/3k4/8/8/8/Q3K3 w - - 90 80");
         let hurried = tb.root_moves(&late, &[late.key()]).expect("KQvK");
         assert_eq!(hurried.moves, again.moves);
+    }
+
+    #[test]
+    fn without_the_fifty_move_rule_the_clock_does_not_draw_a_win() {
+        let tb = tables();
+        // Queen against king, the mate more than the ten plies the rule leaves.
+        let pos = position("8/8/8/3k4/8/8/8/Q3K3 w - - 90 80");
+        let ruled = tb.root_moves(&pos, &[pos.key()]).expect("KQvK");
+        assert_eq!(ruled.outcome, Outcome::CursedWin);
+        assert_ne!(tb.outcome(&pos), Some(Wdl::Win));
+        let free = tb.with_fifty_move_rule(false);
+        let unruled = free.root_moves(&pos, &[pos.key()]).expect("KQvK");
+        assert_eq!(unruled.outcome, Outcome::Win);
+        // Time to spare again: every winning move is the search's to choose from.
+        assert!(unruled.moves.len() > ruled.moves.len());
+        assert_eq!(free.outcome(&pos), Some(Wdl::Win));
+        // The lone king's side: lost without the rule, whatever the clock.
+        let defender = position("8/8/8/3k4/8/8/8/Q3K3 b - - 95 80");
+        assert_eq!(free.outcome(&defender), Some(Wdl::Loss));
+        assert_eq!(
+            free.root_moves(&defender, &[defender.key()])
+                .expect("KQvK")
+                .outcome,
+            Outcome::Loss
+        );
     }
 
     #[test]

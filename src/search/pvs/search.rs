@@ -556,7 +556,7 @@ impl<'a> Worker<'a> {
         let Some(tables) = self.tablebases else {
             return Ok(None);
         };
-        if ply == 0 || self.singular_skip[ply] != PackedMove::NONE {
+        if ply == 0 || depth < tables.probe_depth() || self.singular_skip[ply] != PackedMove::NONE {
             return Ok(None);
         }
         let Some(wdl) = tables.probe(pos) else {
