@@ -79,10 +79,11 @@ const BUILT_IN_NET: &str = "<built-in>";
 /// Directories of Syzygy endgame tables (`.rtbw`, `.rtbz`).
 pub static SYZYGY_PATH: Declared<String> = Declared::string(
     "SyzygyPath",
-    NO_TABLES,
+    NO_PATH,
     "directories of Syzygy endgame tables, separated by : (; on Windows); <empty> for none",
 );
-const NO_TABLES: &str = "<empty>";
+/// The value of a path option that names nothing (what GUIs show for an empty string).
+pub const NO_PATH: &str = "<empty>";
 /// The most pieces a probed position may have.
 pub static SYZYGY_PROBE_LIMIT: Declared<i64> = Declared::spin(
     "SyzygyProbeLimit",
@@ -106,10 +107,18 @@ pub static SYZYGY_50_MOVE_RULE: Declared<bool> = Declared::check(
     "off: a win the fifty-move rule would draw counts as a win (analysis without the rule)",
 );
 
+/// A file that keeps the conversation with the GUI. The session, which sees every line
+/// in and out, keeps it; it is declared here with every other option.
+pub static DEBUG_LOG_FILE: Declared<String> = Declared::string(
+    "Debug Log File",
+    NO_PATH,
+    "a file to append every line from and to the GUI to (>> in, << out); <empty> for none",
+);
+
 /// Every option the engine announces: its own, then each backend's (a declaration shared by
 /// a family is announced once).
 pub fn option_declarations() -> Vec<OptionDecl> {
-    let own: [&OptionDecl; 14] = [
+    let own: [&OptionDecl; 15] = [
         &THREADS.decl,
         &HASH.decl,
         &CLEAR_HASH.decl,
@@ -124,6 +133,7 @@ pub fn option_declarations() -> Vec<OptionDecl> {
         &SYZYGY_PROBE_LIMIT.decl,
         &SYZYGY_PROBE_DEPTH.decl,
         &SYZYGY_50_MOVE_RULE.decl,
+        &DEBUG_LOG_FILE.decl,
     ];
     let mut decls: Vec<OptionDecl> = own.into_iter().cloned().collect();
     for &decl in BACKENDS.iter().flat_map(|b| b.options) {
@@ -274,6 +284,8 @@ impl Engine {
         .contains(&decl_name)
         {
             // Read by each search (`take_job`).
+        } else if decl_name == DEBUG_LOG_FILE.name() {
+            // Opened by the session before the value gets here.
         } else if decl_name == CLEAR_HASH.name() {
             self.forget();
         } else {
@@ -528,7 +540,7 @@ impl Drop for Engine {
 /// The net `EvalFile` names; the built-in one for `<built-in>` or an empty value.
 fn load_net(path: &str) -> Result<Arc<Network>, EngineError> {
     let path = path.trim();
-    if path.is_empty() || path == BUILT_IN_NET || path == "<empty>" {
+    if path.is_empty() || path == BUILT_IN_NET || path == NO_PATH {
         return Ok(nnue::built_in());
     }
     read_net(path).map(Arc::new).map_err(EngineError::Net)
@@ -543,7 +555,7 @@ pub fn read_net(path: &str) -> Result<Network, String> {
 /// The tables in the directories of `paths`; none for `<empty>` or an empty value.
 fn open_tablebases(paths: &str) -> Result<Option<Tablebases>, EngineError> {
     let paths = paths.trim();
-    if paths.is_empty() || paths == NO_TABLES {
+    if paths.is_empty() || paths == NO_PATH {
         return Ok(None);
     }
     Tablebases::open(paths)

@@ -14,8 +14,8 @@ pub use session::{Flow, Session};
 
 /// Runs the UCI loop on stdin/stdout until `quit` or end of input.
 pub fn run() {
-    let mut session = Session::new(Output::stdout());
     let out = Output::stdout();
+    let mut session = Session::new(out.clone());
     let stdin = std::io::stdin();
     // A person at a terminal gets a hint; a GUI (stdin a pipe) sees nothing it did not ask for.
     if std::io::IsTerminal::is_terminal(&stdin) {

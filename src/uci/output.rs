@@ -1,7 +1,9 @@
 //! Everything the engine writes to the GUI. One locked writer, one whole line per write,
 //! so reports from search threads never interleave with answers from the input thread.
+//! The same lock keeps the transcript (`Debug Log File`) in the order the GUI saw.
 
 use std::fmt::Write as _;
+use std::fs::File;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -14,7 +16,26 @@ use crate::value::{Bound, UciScore, Value};
 /// A shared, line-atomic protocol writer.
 #[derive(Clone)]
 pub struct Output {
-    sink: Arc<Mutex<Box<dyn Write + Send>>>,
+    sink: Arc<Mutex<Sink>>,
+}
+
+struct Sink {
+    writer: Box<dyn Write + Send>,
+    /// Every line in and out, as `>> ` and `<< ` lines, while `Debug Log File` names one.
+    transcript: Option<File>,
+}
+
+impl Sink {
+    fn transcribe(&mut self, direction: &str, text: &str) {
+        let Some(file) = &mut self.transcript else {
+            return;
+        };
+        if let Err(e) = writeln!(file, "{direction} {text}").and_then(|()| file.flush()) {
+            // A full disk must not stop the engine; the transcript ends there.
+            log::warn!("cannot write to the debug log file: {e}; logging stopped");
+            self.transcript = None;
+        }
+    }
 }
 
 impl Output {
@@ -25,17 +46,44 @@ impl Output {
 
     pub fn new(writer: Box<dyn Write + Send>) -> Self {
         Output {
-            sink: Arc::new(Mutex::new(writer)),
+            sink: Arc::new(Mutex::new(Sink {
+                writer,
+                transcript: None,
+            })),
         }
     }
 
     /// Writes one protocol line and flushes. A closed pipe is not the engine's failure:
     /// the error is logged, never a panic.
     pub fn line(&self, text: &str) {
-        let Ok(mut w) = self.sink.lock() else { return };
+        let Ok(mut sink) = self.sink.lock() else {
+            return;
+        };
+        sink.transcribe("<<", text);
+        let w = &mut sink.writer;
         if let Err(e) = writeln!(w, "{text}").and_then(|()| w.flush()) {
             log::debug!("cannot write to the GUI: {e}");
         }
+    }
+
+    /// Notes a line the GUI sent, in the transcript if one is kept.
+    pub fn received(&self, text: &str) {
+        if let Ok(mut sink) = self.sink.lock() {
+            sink.transcribe(">>", text);
+        }
+    }
+
+    /// Keeps a transcript of the conversation in `path` from now on, appended to what the
+    /// file holds (several engines of one match may share it), or none for `None`.
+    pub fn transcribe_to(&self, path: Option<&str>) -> std::io::Result<()> {
+        let file = match path {
+            Some(path) => Some(File::options().create(true).append(true).open(path)?),
+            None => None,
+        };
+        if let Ok(mut sink) = self.sink.lock() {
+            sink.transcript = file;
+        }
+        Ok(())
     }
 
     /// `info string ...`: a message the user should see.

@@ -10,7 +10,7 @@ use super::command::{Command, Go, Start, parse};
 use super::debug;
 use super::output::{Output, format_bestmove, format_option, format_score};
 use crate::board::{Game, Position};
-use crate::engine::Engine;
+use crate::engine::{DEBUG_LOG_FILE, Engine, NO_PATH};
 use crate::search::SearchResult;
 use crate::value::Bound;
 use crate::{ENGINE_AUTHOR, ENGINE_NAME};
@@ -49,6 +49,7 @@ impl Session {
 
     /// Handles one input line.
     pub fn handle(&mut self, line: &str) -> Flow {
+        self.out.received(line);
         match parse(line) {
             Ok(command) => self.execute(command),
             Err(e) => {
@@ -75,6 +76,12 @@ impl Session {
                 log::LevelFilter::Warn
             }),
             Command::SetOption { name, value } => {
+                if name.eq_ignore_ascii_case(DEBUG_LOG_FILE.name())
+                    && let Err(e) = self.transcribe_to(value.as_deref())
+                {
+                    self.out.error(&e);
+                    return Flow::Continue;
+                }
                 match self.engine.set_option(&name, value.as_deref()) {
                     Ok(()) => {
                         if let Some(note) = self.engine.take_notice() {
@@ -106,6 +113,18 @@ impl Session {
             Command::Unknown(text) => log::debug!("ignored unknown command: {text}"),
         }
         Flow::Continue
+    }
+
+    /// `Debug Log File`: the transcript goes to the file named from now on (no file for
+    /// `<empty>`); one that cannot be opened is refused and the transcript kept as it was.
+    fn transcribe_to(&self, value: Option<&str>) -> Result<(), String> {
+        let path = value
+            .map(str::trim)
+            .filter(|p| !p.is_empty() && *p != NO_PATH);
+        self.out.transcribe_to(path).map_err(|e| {
+            let path = path.unwrap_or_default();
+            format!("Debug Log File: cannot open {path}: {e}; the log in use is kept")
+        })
     }
 
     fn print(&self, lines: Vec<String>) {

@@ -138,3 +138,48 @@ fn uci_lists_every_declared_option_and_a_mated_root_says_why() {
     assert_eq!(lines[lines.len() - 2], "info depth 0 score mate 0");
     assert_eq!(lines[lines.len() - 1], "bestmove (none)");
 }
+
+#[test]
+fn the_debug_log_file_keeps_both_sides_of_the_conversation_in_order() {
+    let dir = std::env::temp_dir().join(format!("searchlight-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("uci.log");
+    let _ = std::fs::remove_file(&log);
+    let (mut s, out) = session();
+    s.handle(&format!(
+        "setoption name debug log file value {}",
+        log.display()
+    ));
+    s.handle("isready");
+    s.handle("go depth 1");
+    out.wait_for("bestmove");
+    // A file that cannot be opened is refused, and the transcript goes on where it was.
+    s.handle("setoption name Debug Log File value /no/such/dir/uci.log");
+    s.handle("setoption name Debug Log File value <empty>");
+    s.handle("isready");
+    let lines = out.wait_for("readyok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: Debug Log File: cannot open /no/such/dir")),
+        "{lines:?}"
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    let kept: Vec<&str> = text.lines().collect();
+    let best = format!("<< bestmove {}", last_move(&Position::startpos()));
+    assert_eq!(
+        kept,
+        [
+            ">> isready",
+            "<< readyok",
+            ">> go depth 1",
+            best.as_str(),
+            ">> setoption name Debug Log File value /no/such/dir/uci.log",
+            kept[5],
+            ">> setoption name Debug Log File value <empty>",
+        ],
+        "{text}"
+    );
+    assert!(kept[5].starts_with("<< info string error: Debug Log File"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
