@@ -150,15 +150,26 @@ pub fn run(args: &EpdArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The suite's records; a line that is not one is reported and skipped.
+/// The suite's records; a line that is not one is reported and skipped, and so is a
+/// position that names neither a best nor an avoided move (any move would solve it, and
+/// count). A suite left without a record is an error.
 fn load(path: &str) -> Result<Vec<EpdRecord>, String> {
     let text = read(path)?;
     let mut records = Vec::new();
     for line in epd::read(&text) {
+        let number = line.as_ref().map_or(0, |l| l.line);
         match line.and_then(|l| EpdRecord::from_line(&l)) {
+            Ok(r) if r.best.is_empty() && r.avoid.is_empty() => {
+                eprintln!("warning: {path}: line {number}: neither bm nor am; skipped");
+            }
             Ok(r) => records.push(r),
             Err(e) => eprintln!("warning: {path}: {e}; skipped"),
         }
+    }
+    if records.is_empty() {
+        return Err(format!(
+            "{path}: no position with a bm or am operation (EPD: FEN, then `bm Qg6;` or `am Bxh7;`)"
+        ));
     }
     Ok(records)
 }
@@ -422,5 +433,26 @@ mod tests {
         assert_eq!(found(&r, &back_and_forth[..2]), None);
         // A move that is not legal here never solves.
         assert_eq!(found(&r, &[turn(1, 1, "a1a8")]), None);
+    }
+
+    #[test]
+    fn a_position_without_bm_or_am_is_no_test_and_a_suite_of_none_is_refused() {
+        let dir = std::env::temp_dir().join(format!("searchlight-epd-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let suite = dir.join("suite.epd");
+        let startpos = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+        std::fs::write(
+            &suite,
+            format!("{startpos} bm e4; id \"a\";\n{startpos} id \"b\";\n"),
+        )
+        .unwrap();
+        let records = load(suite.to_str().unwrap()).unwrap();
+        let ids: Vec<_> = records.iter().map(|r| r.id.as_deref()).collect();
+        assert_eq!(ids, [Some("a")]);
+
+        std::fs::write(&suite, format!("{startpos} id \"b\";\n")).unwrap();
+        let e = load(suite.to_str().unwrap()).unwrap_err();
+        assert!(e.contains("no position with a bm or am"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
