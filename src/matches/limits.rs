@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use super::spec::{EngineSpec, SpecError};
 
-/// A clock: `moves/base+inc` (seconds), `base+inc`, or `base`.
+/// A clock: `moves/base+inc` (seconds), `base+inc`, or `base`; the base may be written
+/// `minutes:seconds` as cutechess-cli allows (`40/2:30+1`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimeControl {
     /// Moves per period (the clock gets `base` again after each period).
@@ -25,6 +26,20 @@ pub fn seconds(text: &str) -> Result<Duration, SpecError> {
         return Err(SpecError::Limit(format!("'{text}' seconds out of range")));
     }
     Ok(Duration::from_secs_f64(s))
+}
+
+/// A clock's base time: seconds, or `minutes:seconds`.
+fn base_time(text: &str) -> Result<Duration, SpecError> {
+    let Some((minutes, secs)) = text.split_once(':') else {
+        return seconds(text);
+    };
+    let minutes: u32 = minutes.parse().map_err(|_| {
+        SpecError::Limit(format!("'{text}': '{minutes}' is not a number of minutes"))
+    })?;
+    seconds(secs)?
+        .checked_add(Duration::from_secs(u64::from(minutes) * 60))
+        .filter(|d| d.as_secs_f64() < 1e7)
+        .ok_or_else(|| SpecError::Limit(format!("'{text}' out of range")))
 }
 
 impl FromStr for TimeControl {
@@ -45,8 +60,8 @@ impl FromStr for TimeControl {
             None => (None, text),
         };
         let (base, inc) = match rest.split_once('+') {
-            Some((b, i)) => (seconds(b)?, seconds(i)?),
-            None => (seconds(rest)?, Duration::ZERO),
+            Some((b, i)) => (base_time(b)?, seconds(i)?),
+            None => (base_time(rest)?, Duration::ZERO),
         };
         if base.is_zero() {
             return Err(SpecError::Limit(format!(
@@ -148,6 +163,17 @@ mod tests {
         assert_eq!("10".parse::<TimeControl>().unwrap().to_string(), "10");
         assert!("0+1".parse::<TimeControl>().is_err());
         assert!("x/5".parse::<TimeControl>().is_err());
+        // cutechess-cli's minutes:seconds.
+        let tc: TimeControl = "40/2:30+1".parse().unwrap();
+        assert_eq!((tc.moves, tc.base), (Some(40), Duration::from_secs(150)));
+        assert_eq!(tc.to_string(), "40/150+1");
+        assert_eq!(
+            "0:05".parse::<TimeControl>().unwrap().base,
+            Duration::from_secs(5)
+        );
+        assert!("0:00+1".parse::<TimeControl>().is_err());
+        assert!("m:30".parse::<TimeControl>().is_err());
+        assert!("1:x".parse::<TimeControl>().is_err());
     }
 
     #[test]
