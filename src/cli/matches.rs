@@ -95,6 +95,10 @@ pub struct MatchArgs {
     /// With `--tb`: adjudicate only positions of at most this many pieces.
     #[arg(long, default_value_t = 7, value_name = "N")]
     tb_pieces: usize,
+    /// Adjudicate a draw when a game is still going after N moves of each side, counted
+    /// from its opening position, as cutechess-cli's `-maxmoves`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    maxmoves: Option<u32>,
     /// Stop when the SPRT decides (two players): `elo0=0 elo1=5 alpha=0.05 beta=0.05
     /// model=logistic` (or `model=normalized`: the bounds in normalized Elo, as fastchess
     /// and fishtest take them).
@@ -353,6 +357,7 @@ fn game_settings(args: &MatchArgs) -> Result<GameSettings, String> {
                 Some(dir) => Some(open_tables(dir, args.tb_pieces)?),
                 None => None,
             },
+            max_moves: args.maxmoves,
         },
         grace: Duration::from_millis(args.timemargin),
         hang: Duration::from_secs(args.hang.max(1)),

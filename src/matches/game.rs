@@ -52,6 +52,8 @@ pub enum Termination {
     AdjudicatedDraw,
     /// The endgame tables know the result (`--tb`).
     AdjudicatedByTablebase,
+    /// The game reached `--maxmoves` moves undecided: a draw.
+    AdjudicatedLength,
     /// The mover overstepped its time; a draw when the opponent cannot mate.
     TimeForfeit {
         opponent_can_mate: bool,
@@ -96,7 +98,8 @@ impl Termination {
             Termination::Rules(_) => "normal",
             Termination::AdjudicatedWin
             | Termination::AdjudicatedDraw
-            | Termination::AdjudicatedByTablebase => "adjudication",
+            | Termination::AdjudicatedByTablebase
+            | Termination::AdjudicatedLength => "adjudication",
             Termination::TimeForfeit { .. } | Termination::NoAnswer { clock: true, .. } => {
                 "time forfeit"
             }
@@ -125,6 +128,7 @@ impl fmt::Display for Termination {
             Termination::AdjudicatedWin => f.write_str("adjudication: resign"),
             Termination::AdjudicatedDraw => f.write_str("adjudication: draw"),
             Termination::AdjudicatedByTablebase => f.write_str("adjudication: tablebase"),
+            Termination::AdjudicatedLength => f.write_str("adjudication: maximal game length"),
             Termination::TimeForfeit {
                 opponent_can_mate: true,
             } => f.write_str("time forfeit"),
@@ -191,6 +195,9 @@ pub struct Adjudication {
     pub draw: Option<Draw>,
     /// cutechess-cli's `-tb`: a position the tables hold ends the game with their result.
     pub tablebases: Option<Tablebases>,
+    /// cutechess-cli's `-maxmoves`: a game still going after this many moves of each side
+    /// (from its start position) is a draw.
+    pub max_moves: Option<u32>,
 }
 
 impl Resign {
@@ -344,7 +351,10 @@ impl Adjudication {
             {
                 Some((Outcome::Draw, Termination::AdjudicatedDraw))
             }
-            _ => None,
+            _ => self
+                .max_moves
+                .filter(|&n| scores.len() >= 2 * n as usize)
+                .map(|_| (Outcome::Draw, Termination::AdjudicatedLength)),
         }
     }
 }
@@ -582,6 +592,7 @@ mod tests {
             resign: Some(Resign::parse(&words("2 600")).unwrap()),
             draw: Some(Draw::parse(&words("1 5")).unwrap()),
             tablebases: None,
+            max_moves: None,
         };
         assert_eq!(
             adj.verdict(&s, Color::White),
@@ -597,6 +608,7 @@ mod tests {
             resign: Some(Resign::parse(&words("movecount=2 score=600")).unwrap()),
             draw: None,
             tablebases: None,
+            max_moves: None,
         };
         let t = [Some(-700), Some(-100), Some(-650)];
         assert_eq!(
@@ -609,9 +621,28 @@ mod tests {
             resign: None,
             draw: Some(Draw::parse(&words("movenumber=2 movecount=1 score=5")).unwrap()),
             tablebases: None,
+            max_moves: None,
         };
         assert_eq!(late.verdict(&[Some(0), Some(0)], Color::Black), None);
         assert!(late.verdict(&[Some(0); 4], Color::Black).is_some());
+        // `--maxmoves 2`: undecided after two moves a side, scores or not, it is a draw;
+        // a resignation on the same ply comes first, as in cutechess-cli.
+        let short = Adjudication {
+            max_moves: Some(2),
+            ..one_sided
+        };
+        assert_eq!(short.verdict(&[None; 3], Color::White), None);
+        assert_eq!(
+            short.verdict(&[None; 4], Color::Black),
+            Some((Outcome::Draw, Termination::AdjudicatedLength))
+        );
+        assert_eq!(
+            short.verdict(
+                &[Some(-700), Some(-100), Some(-650), Some(-90)],
+                Color::Black
+            ),
+            Some((Outcome::BlackWins, Termination::AdjudicatedWin))
+        );
     }
 
     #[test]
@@ -696,6 +727,7 @@ mod tests {
                     cp: 5,
                 }),
                 tablebases: None,
+                max_moves: None,
             },
             grace: Duration::from_millis(100),
             hang: Duration::from_secs(10),
