@@ -40,7 +40,7 @@ pub struct DatagenArgs {
 }
 
 pub fn run(args: &DatagenArgs) -> ExitCode {
-    let (openings, source) = match openings::load(args.openings.as_deref(), false) {
+    let (openings, source) = match openings::load(args.openings.as_deref(), false, None) {
         Ok(o) => (o.positions, o.source),
         Err(e) => return fail("datagen", e),
     };

@@ -59,6 +59,10 @@ pub struct MatchArgs {
     /// with `--variant fischerandom`); `startpos` for the start position only.
     #[arg(long)]
     openings: Option<String>,
+    /// With a .pgn file of openings: each game's position after its first N plies
+    /// (cutechess-cli's `plies=N`), so that whole games can serve as openings.
+    #[arg(long, value_name = "N")]
+    opening_plies: Option<usize>,
     /// `fischerandom` (alias `chess960`) plays Chess960; an opening file with a Chess960
     /// position does too.
     #[arg(long, value_enum, default_value_t = Variant::Standard)]
@@ -160,9 +164,17 @@ fn plan(args: &MatchArgs) -> Result<Plan, String> {
     if sprt.is_some() && participants.len() != 2 {
         return Err("--sprt needs exactly two players".into());
     }
+    let pgn = args
+        .openings
+        .as_deref()
+        .is_some_and(|p| p.to_ascii_lowercase().ends_with(".pgn"));
+    if args.opening_plies.is_some() && !pgn {
+        return Err("--opening-plies cuts the games of a .pgn file given by --openings".into());
+    }
     let openings = openings::load(
         args.openings.as_deref(),
         args.variant == Variant::Fischerandom,
+        args.opening_plies,
     )
     .map_err(|e| e.to_string())?;
     if openings.chess960 {
