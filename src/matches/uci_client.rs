@@ -66,6 +66,8 @@ pub struct Client {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// `program(pid)`, naming the engine in the traffic log.
+    who: String,
 }
 
 impl Client {
@@ -87,6 +89,10 @@ impl Client {
             return Err(ClientError::Exited);
         };
         let (tx, lines) = unbounded();
+        // Each line both ways is logged at trace level under the target `uci`, as
+        // cutechess-cli's `-debug` prints them: `RUST_LOG=uci=trace searchlight match ...`.
+        let who = format!("{program}({})", child.id());
+        let reader_who = who.clone();
         // The reader thread ends when the engine closes its stdout.
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
@@ -97,6 +103,7 @@ impl Client {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                        log::trace!(target: "uci", "<{reader_who}: {line}");
                         if tx.send(line).is_err() {
                             break;
                         }
@@ -109,11 +116,13 @@ impl Client {
             child,
             stdin,
             lines,
+            who,
         })
     }
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), ClientError> {
+        log::trace!(target: "uci", ">{}: {line}", self.who);
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
             .map_err(ClientError::Write)
