@@ -610,3 +610,39 @@ fn tablebase_adjudication_ends_games_the_tables_know() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_trace_log_shows_the_conversation_with_an_external_engine() {
+    let engine = format!(
+        "cmd={} name=outside nodes=200",
+        env!("CARGO_BIN_EXE_searchlight")
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_searchlight"))
+        .args(["match", "--engine", &engine, "--engine", "pvs nodes=200"])
+        .args(["--games", "2", "--maxmoves", "5"])
+        .env("RUST_LOG", "uci=trace")
+        .output()
+        .expect("searchlight runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let traffic: Vec<&str> = stderr.lines().filter(|l| l.contains(" uci] ")).collect();
+    let says = |dir: char, text: &str| {
+        traffic.iter().any(|l| {
+            l.split("] ")
+                .nth(1)
+                .is_some_and(|m| m.starts_with(dir) && m.ends_with(text))
+        })
+    };
+    assert!(says('>', ": uci") && says('<', ": uciok"), "{traffic:?}");
+    assert!(says('>', ": go nodes 200"), "{traffic:?}");
+    assert!(
+        traffic.iter().any(|l| l.contains(": bestmove ")),
+        "{traffic:?}"
+    );
+    // Both games were drawn at the length limit, five moves a side from the opening.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("adjudication: maximal game length 2"),
+        "{stdout}"
+    );
+}
