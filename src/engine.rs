@@ -15,7 +15,7 @@ use thiserror::Error;
 
 use crate::board::eval::EVALUATORS;
 use crate::board::eval::nnue::{self, Network};
-use crate::board::tablebase::{Outcome, Tablebases};
+use crate::board::tablebase::Tablebases;
 use crate::board::{Evaluator, Game, find_evaluator, rules};
 use crate::options::{Declared, OptionDecl, OptionError, Options};
 use crate::search::pvs::skill::{CALIBRATED_EVAL, LIMIT_STRENGTH};
@@ -24,7 +24,7 @@ use crate::search::{
     Backend, ConfigError, HASH, Info, InfoSink, Limits, SearchControl, SearchRequest, SearchResult,
     THREADS,
 };
-use crate::value::{Bound, DRAW, Value, is_mate, tablebase_win_in};
+use crate::value::{Bound, Value, is_mate};
 
 pub static CLEAR_HASH: Declared<()> = Declared::button(
     "Clear Hash",
@@ -83,7 +83,12 @@ pub static SYZYGY_PATH: Declared<String> = Declared::string(
     "directories of Syzygy endgame tables, separated by : (; on Windows); <empty> for none",
 );
 /// The value of a path option that names nothing (what GUIs show for an empty string).
-pub const NO_PATH: &str = "<empty>";
+const NO_PATH: &str = "<empty>";
+
+/// The path a path option's value names: `None` for an empty value or `<empty>`.
+pub fn named_path(value: &str) -> Option<&str> {
+    Some(value.trim()).filter(|p| !p.is_empty() && *p != NO_PATH)
+}
 /// The most pieces a probed position may have.
 pub static SYZYGY_PROBE_LIMIT: Declared<i64> = Declared::spin(
     "SyzygyProbeLimit",
@@ -539,11 +544,12 @@ impl Drop for Engine {
 
 /// The net `EvalFile` names; the built-in one for `<built-in>` or an empty value.
 fn load_net(path: &str) -> Result<Arc<Network>, EngineError> {
-    let path = path.trim();
-    if path.is_empty() || path == BUILT_IN_NET || path == NO_PATH {
-        return Ok(nnue::built_in());
+    match named_path(path) {
+        Some(path) if path != BUILT_IN_NET => {
+            read_net(path).map(Arc::new).map_err(EngineError::Net)
+        }
+        _ => Ok(nnue::built_in()),
     }
-    read_net(path).map(Arc::new).map_err(EngineError::Net)
 }
 
 /// Reads the net file at `path`; the error names the file and what is wrong with it.
@@ -554,13 +560,9 @@ pub fn read_net(path: &str) -> Result<Network, String> {
 
 /// The tables in the directories of `paths`; none for `<empty>` or an empty value.
 fn open_tablebases(paths: &str) -> Result<Option<Tablebases>, EngineError> {
-    let paths = paths.trim();
-    if paths.is_empty() || paths == NO_PATH {
-        return Ok(None);
-    }
-    Tablebases::open(paths)
-        .map(Some)
-        .map_err(EngineError::Tablebases)
+    named_path(paths)
+        .map(|paths| Tablebases::open(paths).map_err(EngineError::Tablebases))
+        .transpose()
 }
 
 fn make_backend(name: &str) -> Box<dyn Backend> {
@@ -689,13 +691,7 @@ impl SearchJob {
             probe.outcome.name(),
             moves.len()
         ));
-        let value = match probe.outcome {
-            Outcome::Win => tablebase_win_in(0),
-            Outcome::CursedWin => DRAW + 1,
-            Outcome::Draw => DRAW,
-            Outcome::BlessedLoss => DRAW - 1,
-            Outcome::Loss => -tablebase_win_in(0),
-        };
+        let value = probe.outcome.value(0);
         let limits = Limits {
             searchmoves: moves,
             ..limits.clone()

@@ -17,6 +17,7 @@ use shakmaty_syzygy::{Tablebase, Wdl};
 
 use crate::board::Position;
 use crate::board::game::occurrences_before;
+use crate::value::{DRAW, Value, tablebase_win_in};
 
 /// The tables of `SyzygyPath`, and how many pieces a position may have to be probed.
 /// Cloning shares the tables (files are opened lazily, once, on first use).
@@ -59,6 +60,32 @@ impl Outcome {
             Outcome::Draw => "draw",
             Outcome::CursedWin => "draw by the fifty-move rule (a win without it)",
             Outcome::Win => "win",
+        }
+    }
+
+    /// The outcome's value for the side to move `ply` plies from the root: a win above
+    /// every evaluation and below every mate, a loss its negative, and a draw by the
+    /// fifty-move rule a shade from 0 towards the side it favours, so that the side that
+    /// would win without the rule keeps its chances if the opponent errs.
+    pub fn value(self, ply: usize) -> Value {
+        match self {
+            Outcome::Win => tablebase_win_in(ply),
+            Outcome::CursedWin => DRAW + 1,
+            Outcome::Draw => DRAW,
+            Outcome::BlessedLoss => DRAW - 1,
+            Outcome::Loss => -tablebase_win_in(ply),
+        }
+    }
+}
+
+impl From<Wdl> for Outcome {
+    fn from(wdl: Wdl) -> Outcome {
+        match wdl {
+            Wdl::Loss => Outcome::Loss,
+            Wdl::BlessedLoss => Outcome::BlessedLoss,
+            Wdl::Draw => Outcome::Draw,
+            Wdl::CursedWin => Outcome::CursedWin,
+            Wdl::Win => Outcome::Win,
         }
     }
 }

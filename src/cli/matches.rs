@@ -164,11 +164,7 @@ fn plan(args: &MatchArgs) -> Result<Plan, String> {
     if sprt.is_some() && participants.len() != 2 {
         return Err("--sprt needs exactly two players".into());
     }
-    let pgn = args
-        .openings
-        .as_deref()
-        .is_some_and(|p| p.to_ascii_lowercase().ends_with(".pgn"));
-    if args.opening_plies.is_some() && !pgn {
+    if args.opening_plies.is_some() && !args.openings.as_deref().is_some_and(openings::is_pgn) {
         return Err("--opening-plies cuts the games of a .pgn file given by --openings".into());
     }
     let openings = openings::load(

@@ -94,13 +94,18 @@ pub fn load(
     })
 }
 
+/// Whether `path` names a PGN file (read as games) rather than EPD/FEN lines.
+pub fn is_pgn(path: &str) -> bool {
+    path.to_ascii_lowercase().ends_with(".pgn")
+}
+
 /// The positions of an EPD/FEN or PGN text; errors name the file.
 fn parse(path: &str, text: &str, plies: Option<usize>) -> Result<Vec<Position>, OpeningsError> {
     let parse_error = |message: String| OpeningsError::Parse {
         path: path.to_string(),
         message,
     };
-    if path.to_ascii_lowercase().ends_with(".pgn") {
+    if is_pgn(path) {
         PgnReader::new(text.as_bytes())
             .map(|game| {
                 game.and_then(|g| g.complete()).map(|g| match plies {

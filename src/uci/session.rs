@@ -10,7 +10,7 @@ use super::command::{Command, Go, Start, parse};
 use super::debug;
 use super::output::{Output, format_bestmove, format_option, format_score};
 use crate::board::{Game, Position};
-use crate::engine::{DEBUG_LOG_FILE, Engine, NO_PATH};
+use crate::engine::{DEBUG_LOG_FILE, Engine, named_path};
 use crate::search::SearchResult;
 use crate::value::Bound;
 use crate::{ENGINE_AUTHOR, ENGINE_NAME};
@@ -118,9 +118,7 @@ impl Session {
     /// `Debug Log File`: the transcript goes to the file named from now on (no file for
     /// `<empty>`); one that cannot be opened is refused and the transcript kept as it was.
     fn transcribe_to(&self, value: Option<&str>) -> Result<(), String> {
-        let path = value
-            .map(str::trim)
-            .filter(|p| !p.is_empty() && *p != NO_PATH);
+        let path = value.and_then(named_path);
         self.out.transcribe_to(path).map_err(|e| {
             let path = path.unwrap_or_default();
             format!("Debug Log File: cannot open {path}: {e}; the log in use is kept")

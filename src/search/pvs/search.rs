@@ -4,7 +4,6 @@
 
 use shakmaty::Move;
 use shakmaty::uci::UciMove;
-use shakmaty_syzygy::Wdl;
 
 use super::ordering::{Context, Heuristics, MovePicker, NO_PIECE_TO, PieceTo, piece_to};
 use super::params::*;
@@ -12,15 +11,14 @@ use super::threads::{Finished, Threads};
 use super::tt::{Entry, PackedMove, TranspositionTable};
 use crate::board::exchange::{is_tactical, see_ge};
 use crate::board::game::is_search_repetition;
-use crate::board::tablebase::Tablebases;
+use crate::board::tablebase::{Outcome, Tablebases};
 use crate::board::{Evaluator, Position, rules};
 use crate::search::control::Poller;
 use crate::search::deepening::one_ply_choice;
 use crate::search::info::{Info, InfoSink};
 use crate::search::{SearchRequest, SearchResult};
 use crate::value::{
-    Bound, DRAW, INFINITY, MATE_BOUND, MAX_PLY, Value, from_table, is_mate, mate_in, mated_in,
-    tablebase_win_in, to_table,
+    Bound, INFINITY, MATE_BOUND, MAX_PLY, Value, from_table, is_mate, mate_in, mated_in, to_table,
 };
 
 /// How much deeper than the node an entry settled by the endgame tables is stored: no
@@ -563,14 +561,12 @@ impl<'a> Worker<'a> {
             return Ok(None);
         };
         self.poller.control().add_tb_hit();
-        let (value, bound) = match wdl {
-            Wdl::Win => (tablebase_win_in(ply), Bound::Lower),
-            Wdl::Loss => (-tablebase_win_in(ply), Bound::Upper),
-            // Drawn by the fifty-move rule: a shade better than a draw for the side that
-            // would win without it, so that it keeps its chances if the opponent errs.
-            Wdl::CursedWin => (DRAW + 1, Bound::Exact),
-            Wdl::BlessedLoss => (DRAW - 1, Bound::Exact),
-            Wdl::Draw => (DRAW, Bound::Exact),
+        let outcome = Outcome::from(wdl);
+        let value = outcome.value(ply);
+        let bound = match outcome {
+            Outcome::Win => Bound::Lower,
+            Outcome::Loss => Bound::Upper,
+            _ => Bound::Exact,
         };
         if bound != Bound::Exact && !cuts(bound, value, alpha, beta) {
             return Ok(Some((value, bound)));
