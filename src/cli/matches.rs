@@ -361,10 +361,11 @@ fn game_settings(args: &MatchArgs) -> Result<GameSettings, String> {
         adjudication: Adjudication {
             resign: args.resign.as_deref().map(Resign::parse).transpose()?,
             draw: args.draw.as_deref().map(Draw::parse).transpose()?,
-            tablebases: match &args.tb {
-                Some(dir) => Some(open_tables(dir, args.tb_pieces)?),
-                None => None,
-            },
+            tablebases: args
+                .tb
+                .as_deref()
+                .map(|dir| open_tables(dir, args.tb_pieces))
+                .transpose()?,
             max_moves: args.maxmoves,
         },
         grace: Duration::from_millis(args.timemargin),

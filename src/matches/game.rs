@@ -591,8 +591,7 @@ mod tests {
         let adj = Adjudication {
             resign: Some(Resign::parse(&words("2 600")).unwrap()),
             draw: Some(Draw::parse(&words("1 5")).unwrap()),
-            tablebases: None,
-            max_moves: None,
+            ..Adjudication::default()
         };
         assert_eq!(
             adj.verdict(&s, Color::White),
@@ -607,8 +606,7 @@ mod tests {
         let one_sided = Adjudication {
             resign: Some(Resign::parse(&words("movecount=2 score=600")).unwrap()),
             draw: None,
-            tablebases: None,
-            max_moves: None,
+            ..Adjudication::default()
         };
         let t = [Some(-700), Some(-100), Some(-650)];
         assert_eq!(
@@ -620,8 +618,7 @@ mod tests {
         let late = Adjudication {
             resign: None,
             draw: Some(Draw::parse(&words("movenumber=2 movecount=1 score=5")).unwrap()),
-            tablebases: None,
-            max_moves: None,
+            ..Adjudication::default()
         };
         assert_eq!(late.verdict(&[Some(0), Some(0)], Color::Black), None);
         assert!(late.verdict(&[Some(0); 4], Color::Black).is_some());
@@ -726,8 +723,7 @@ mod tests {
                     moves: 10,
                     cp: 5,
                 }),
-                tablebases: None,
-                max_moves: None,
+                ..Adjudication::default()
             },
             grace: Duration::from_millis(100),
             hang: Duration::from_secs(10),
