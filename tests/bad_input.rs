@@ -371,3 +371,320 @@ fn an_eval_file_that_is_not_a_net_is_refused_and_a_good_one_is_used() {
     engine.set_option("EvalFile", Some("<built-in>")).unwrap();
     assert_eq!(engine.evaluator().1.evaluate(pos.chess()), built_in);
 }
+
+/// Random sessions, as a confused GUI or a person at a terminal might send them: options
+/// (good and bad values, every backend and evaluator), positions with random legal moves
+/// or a broken one, every kind of `go`, `stop`, `ponderhit`, `ucinewgame`, and lines whose
+/// tail is mangled. After each few lines `isready` must be answered; every line on stdout
+/// must be protocol; every `go` the engine accepted must end in exactly one legal-looking
+/// `bestmove`; and at the end the engine still plays. `SEARCHLIGHT_FUZZ_SESSIONS` sets how
+/// many sessions (3 here; the ignored test below runs 100).
+fn random_sessions(sessions: u64) {
+    for seed in 1..=sessions {
+        random_session(seed);
+    }
+}
+
+#[test]
+fn random_sessions_keep_the_engine_answering() {
+    let n = std::env::var("SEARCHLIGHT_FUZZ_SESSIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    random_sessions(n);
+}
+
+/// A hundred sessions of 150 lines, some minutes: `cargo test --test bad_input -- --ignored`.
+#[test]
+#[ignore]
+fn many_random_sessions_keep_the_engine_answering() {
+    random_sessions(100);
+}
+
+const OPTION_VALUES: &[(&str, &[&str])] = &[
+    ("Threads", &["1", "2", "3", "0", "999", "x"]),
+    ("Hash", &["1", "4", "16", "0", "abc"]),
+    ("Clear Hash", &[]),
+    ("Ponder", &["true", "false", "maybe"]),
+    ("Move Overhead", &["0", "10", "5000", "-5"]),
+    ("UCI_Chess960", &["true", "false"]),
+    ("UCI_ShowWDL", &["true", "false"]),
+    (
+        "Search",
+        &[
+            "pvs",
+            "alphabeta",
+            "mtdf",
+            "sss",
+            "dual",
+            "mtd-step",
+            "rollout-ab",
+            "rollout-sss",
+            "rollout-random",
+            "rollout-uct",
+            "fsss",
+            "uct",
+            "ucth",
+            "uctmaxh",
+            "uct-hybrid",
+            "nosuch",
+        ],
+    ),
+    ("Eval", &["nnue", "classical", "material", "bogus"]),
+    ("EvalFile", &["<built-in>", "/no/such/file.nnue"]),
+    ("SyzygyPath", &["<empty>", "/no/such/dir"]),
+    ("MultiPV", &["1", "2", "4", "0", "300"]),
+    ("UCI_LimitStrength", &["true", "false"]),
+    ("UCI_Elo", &["1000", "1500", "2000", "999"]),
+    ("MT_AlphaBeta", &["alphabeta2", "classic", "other"]),
+    ("MtdStep", &["1", "20", "0"]),
+    ("UCT_C", &["0.4", "0", "-1", "nan", "abc"]),
+    ("PlayoutCap", &["1", "200", "0"]),
+    ("TreeMemory", &["1", "2", "256", "0"]),
+    ("UCT_Solver", &["true", "false"]),
+    ("UCT_Parallel", &["tree", "root", "leaf"]),
+    ("UCT_Quiescence", &["true", "false"]),
+    ("HybridThreshold", &["0.003", "-1", "x"]),
+    ("NoSuchOption", &["1"]),
+];
+
+const START_FENS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+    "r1b1kb1r/3q1ppp/pBp1pn2/8/Np3P2/5B2/PPP3PP/R2Q1RK1 w kq - 0 1",
+    "8/8/8/8/8/8/8/K6k w - - 0 1",
+    "k7/8/1Q6/8/8/8/8/K7 b - - 0 1",
+    "4k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+    "8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - 0 1",
+];
+
+const GOS: &[&str] = &[
+    "go depth 1",
+    "go depth 3",
+    "go depth 0",
+    "go nodes 1",
+    "go nodes 5000",
+    "go movetime 0",
+    "go movetime 20",
+    "go wtime 100 btime 100 winc 10 binc 10",
+    "go wtime 1 btime 1",
+    "go wtime -50 btime -50",
+    "go mate 1",
+    "go mate 0",
+    "go infinite",
+    "go ponder movetime 20",
+    "go depth 2 searchmoves e2e4 d2d4 a7a8q",
+    "go",
+];
+
+const OTHERS: &[&str] = &[
+    "stop",
+    "ponderhit",
+    "ucinewgame",
+    "debug off",
+    "uci",
+    "",
+    "position",
+    "setoption",
+    "setoption name",
+    "xyzzy",
+    "\u{0}\u{1}",
+];
+
+/// A random legal game of up to 12 plies from `fen`, as UCI moves; sometimes one broken.
+fn random_moves(rng: &mut searchlight::tree::rng::Rng, fen: &str) -> Vec<String> {
+    use shakmaty::Position as _;
+    let mut pos = chess(fen);
+    let mut moves = Vec::new();
+    for _ in 0..rng.below(13) {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[rng.below(legal.len())];
+        moves.push(m.to_uci(shakmaty::CastlingMode::Standard).to_string());
+        pos.play_unchecked(m);
+    }
+    if !moves.is_empty() && rng.below(6) == 0 {
+        let at = rng.below(moves.len());
+        moves[at] = ["e2e5", "a1a1", "e7e8q", "zzzz", "0000"][rng.below(5)].to_string();
+    }
+    moves
+}
+
+/// The line's first word stays (so the test knows a `go` from the rest); its tail may be
+/// cut, shuffled, doubled or given a stray token.
+fn mangle_tail(rng: &mut searchlight::tree::rng::Rng, line: &str) -> String {
+    let mut words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    if words.len() < 2 {
+        return line.to_string();
+    }
+    let mut tail = words.split_off(1);
+    match rng.below(4) {
+        0 => tail.truncate(rng.below(tail.len())),
+        1 => rng.shuffle(&mut tail),
+        2 => tail.extend(tail.clone()),
+        _ => tail.insert(
+            rng.below(tail.len() + 1),
+            ["extra", "-1", "9999999999999999999999", "depth", "ÿ"][rng.below(5)].to_string(),
+        ),
+    }
+    words.extend(tail);
+    words.join(" ")
+}
+
+fn random_line(rng: &mut searchlight::tree::rng::Rng) -> String {
+    let line = match rng.below(10) {
+        0 | 1 => {
+            let (name, values) = OPTION_VALUES[rng.below(OPTION_VALUES.len())];
+            if values.is_empty() {
+                format!("setoption name {name}")
+            } else {
+                format!(
+                    "setoption name {name} value {}",
+                    values[rng.below(values.len())]
+                )
+            }
+        }
+        2 | 3 => {
+            let fen = START_FENS[rng.below(START_FENS.len())];
+            let moves = random_moves(rng, fen);
+            let head = format!("position fen {fen}");
+            if moves.is_empty() {
+                head
+            } else {
+                format!("{head} moves {}", moves.join(" "))
+            }
+        }
+        4..=7 => GOS[rng.below(GOS.len())].to_string(),
+        _ => OTHERS[rng.below(OTHERS.len())].to_string(),
+    };
+    if rng.below(7) == 0 {
+        mangle_tail(rng, &line)
+    } else {
+        line
+    }
+}
+
+const PROTOCOL: &[&str] = &[
+    "id ",
+    "uciok",
+    "readyok",
+    "option ",
+    "info ",
+    "bestmove ",
+    "copyprotection",
+    "registration",
+];
+
+/// What the engine wrote, line by line: each checked to be protocol, the `bestmove`s and
+/// the `go`s the engine refused counted.
+struct Tally {
+    bestmoves: usize,
+    refused: usize,
+}
+
+impl Tally {
+    fn take(&mut self, lines: &[String], session: u64) {
+        for l in lines {
+            assert!(
+                PROTOCOL.iter().any(|p| l.starts_with(p)),
+                "session {session}: not a protocol line: {l:?}"
+            );
+            if let Some(m) = l.strip_prefix("bestmove ") {
+                let mv = m.split_whitespace().next().unwrap_or("");
+                assert!(
+                    mv == "(none)" || mv.parse::<shakmaty::uci::UciMove>().is_ok(),
+                    "session {session}: {l}"
+                );
+                self.bestmoves += 1;
+            }
+            // A `go` whose errors were only partial still searches ("searching with the
+            // rest"); one the engine could not start at all is answered by this alone.
+            if l.starts_with("info string error: go: ") && !l.ends_with("searching with the rest") {
+                self.refused += 1;
+            }
+        }
+    }
+}
+
+/// How long a search may run before `answered` stops it: long enough for most of the
+/// finite ones to end by themselves.
+const PATIENCE: Duration = Duration::from_millis(300);
+
+/// Reads until every `go` so far is answered (a `bestmove`, or refused); a search still
+/// running after a while is one without a limit, and is stopped.
+fn answered(e: &mut Engine, tally: &mut Tally, gos: usize, seed: u64, sent: &[String]) {
+    let start = std::time::Instant::now();
+    let mut stopped = false;
+    while tally.bestmoves + tally.refused < gos {
+        let waited = start.elapsed();
+        if !stopped && waited > PATIENCE {
+            e.send("stop");
+            stopped = true;
+        }
+        let left = if stopped {
+            common::WAIT.saturating_sub(waited)
+        } else {
+            PATIENCE.saturating_sub(waited)
+        };
+        match e.client.next_line(left) {
+            Ok(l) => tally.take(&[l], seed),
+            Err(_) if !stopped => {}
+            Err(err) => panic!(
+                "session {seed}: {gos} go, {} bestmove, {} refused: {err}; last lines sent {:?}",
+                tally.bestmoves,
+                tally.refused,
+                &sent[sent.len().saturating_sub(20)..]
+            ),
+        }
+    }
+}
+
+fn random_session(seed: u64) {
+    let mut rng = searchlight::tree::rng::Rng::new(seed);
+    let mut e = Engine::ready();
+    let mut tally = Tally {
+        bestmoves: 0,
+        refused: 0,
+    };
+    let mut gos = 0;
+    let mut sent = Vec::new();
+    for _ in 0..150 {
+        let line = random_line(&mut rng);
+        let go = line.split_whitespace().next() == Some("go");
+        gos += usize::from(go);
+        e.send(&line);
+        sent.push(line);
+        if go && rng.below(2) == 0 {
+            // Let this one run its course (or be stopped if it has none), so that the
+            // next `go` starts a search instead of being refused.
+            answered(&mut e, &mut tally, gos, seed, &sent);
+        } else if rng.below(3) == 0 {
+            // Infinite, ponder and `mate 0` searches end only on `stop`.
+            e.send("stop");
+            let lines = e.sync();
+            tally.take(&lines, seed);
+        }
+    }
+    // The last search of the session, after everything before it: once its `bestmove`
+    // is in, every earlier one is too.
+    e.send("stop");
+    e.send("setoption name Search value pvs");
+    e.send("setoption name MultiPV value 1");
+    e.send("position startpos");
+    e.send("go depth 1");
+    gos += 1;
+    answered(&mut e, &mut tally, gos, seed, &sent);
+    let lines = e.sync();
+    tally.take(&lines, seed);
+    assert_eq!(
+        tally.bestmoves + tally.refused,
+        gos,
+        "session {seed}: a bestmove too many; {lines:?}"
+    );
+    eprintln!(
+        "session {seed}: {gos} go, {} bestmove, {} refused",
+        tally.bestmoves, tally.refused
+    );
+}
