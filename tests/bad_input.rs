@@ -409,27 +409,6 @@ const OPTION_VALUES: &[(&str, &[&str])] = &[
     ("Move Overhead", &["0", "10", "5000", "-5"]),
     ("UCI_Chess960", &["true", "false"]),
     ("UCI_ShowWDL", &["true", "false"]),
-    (
-        "Search",
-        &[
-            "pvs",
-            "alphabeta",
-            "mtdf",
-            "sss",
-            "dual",
-            "mtd-step",
-            "rollout-ab",
-            "rollout-sss",
-            "rollout-random",
-            "rollout-uct",
-            "fsss",
-            "uct",
-            "ucth",
-            "uctmaxh",
-            "uct-hybrid",
-            "nosuch",
-        ],
-    ),
     ("Eval", &["nnue", "classical", "material", "bogus"]),
     ("EvalFile", &["<built-in>", "/no/such/file.nnue"]),
     ("SyzygyPath", &["<empty>", "/no/such/dir"]),
@@ -535,7 +514,14 @@ fn mangle_tail(rng: &mut searchlight::tree::rng::Rng, line: &str) -> String {
 
 fn random_line(rng: &mut searchlight::tree::rng::Rng) -> String {
     let line = match rng.below(10) {
-        0 | 1 => {
+        0 => {
+            // Every backend the registry has, and one it has not.
+            let names = searchlight::search::registry::names();
+            let pick = rng.below(names.len() + 1);
+            let name = names.get(pick).copied().unwrap_or("nosuch");
+            format!("setoption name Search value {name}")
+        }
+        1 => {
             let (name, values) = OPTION_VALUES[rng.below(OPTION_VALUES.len())];
             if values.is_empty() {
                 format!("setoption name {name}")
