@@ -131,9 +131,9 @@ fn malformed_go_reports_the_error_and_still_answers_bestmove() {
 }
 
 #[test]
-fn empty_and_unknown_lines_are_ignored_silently() {
+fn empty_lines_and_register_are_ignored_silently() {
     let mut e = engine_with_one_move_position();
-    for line in ["", "   ", "\t", "hello engine", "register later"] {
+    for line in ["", "   ", "\t", "register later", "register name x code y"] {
         e.send(line);
         let lines = e.sync();
         assert_eq!(lines, vec!["readyok".to_string()], "{line:?}");
@@ -141,15 +141,23 @@ fn empty_and_unknown_lines_are_ignored_silently() {
     still_holds_one_move_position(&mut e);
 }
 
+/// A line with no command in it does nothing, as UCI asks, but says so: a person at a
+/// terminal who typed `gp depth 5` learns why nothing happened.
+#[test]
+fn an_unknown_command_is_ignored_with_an_error() {
+    let mut e = engine_with_one_move_position();
+    rejected(&mut e, "gp depth 5", "unknown command 'gp depth 5'");
+    rejected(&mut e, "hello engine", "known: uci, debug, isready");
+}
+
 #[test]
 fn megabyte_line_is_survived() {
     let mut e = engine_with_one_move_position();
     let huge = "x".repeat(1 << 20);
-    e.send(&huge);
-    let lines = e.sync();
-    assert!(
-        errors(&lines).is_empty(),
-        "unknown command, however long, is ignored"
+    rejected(
+        &mut e,
+        &huge,
+        &format!("unknown command '{}'", "x".repeat(40)),
     );
     let huge_fen = format!("position fen {}", "p".repeat(1 << 20));
     rejected(&mut e, &huge_fen, "invalid fen");
@@ -195,7 +203,17 @@ fn raw_invalid_utf8_bytes_are_survived() {
     drop(stdin);
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "readyok");
+    // Each garbage line is refused in an error line that is itself valid UTF-8.
+    let stdout = String::from_utf8(out.stdout).expect("stdout is UTF-8");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[..2]
+            .iter()
+            .all(|l| l.starts_with("info string error: unknown command")),
+        "{lines:?}"
+    );
+    assert_eq!(lines[2], "readyok");
 }
 
 #[test]

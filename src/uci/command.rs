@@ -50,10 +50,10 @@ pub enum Command {
     Display,
     /// `eval`: the evaluator's terms for the current position.
     Eval,
+    /// `register ...`: the engine needs no registration, so there is nothing to do.
+    Register,
     /// A blank line: nothing to do.
     Empty,
-    /// No known command in the line; UCI says to ignore it.
-    Unknown(String),
 }
 
 /// Why a line was rejected.
@@ -75,6 +75,9 @@ pub enum UciError {
     SetOptionName,
     #[error("debug: expected 'on' or 'off', found {0}")]
     Debug(String),
+    /// The line holds none of [`COMMANDS`]; like any other it is then ignored, but said so.
+    #[error("unknown command '{0}' (known: {known})", known = COMMANDS.join(", "))]
+    UnknownCommand(String),
 }
 
 const COMMANDS: &[&str] = &[
@@ -88,6 +91,7 @@ const COMMANDS: &[&str] = &[
     "stop",
     "ponderhit",
     "quit",
+    "register",
     "d",
     "eval",
 ];
@@ -100,7 +104,7 @@ pub fn parse(line: &str) -> Result<Command, UciError> {
         return Ok(Command::Empty);
     }
     let Some(start) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
-        return Ok(Command::Unknown(line.trim().chars().take(80).collect()));
+        return Err(UciError::UnknownCommand(printable(line.trim(), 40)));
     };
     let args = &tokens[start + 1..];
     Ok(match tokens[start] {
@@ -110,6 +114,7 @@ pub fn parse(line: &str) -> Result<Command, UciError> {
         "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit,
         "quit" => Command::Quit,
+        "register" => Command::Register,
         "debug" => match args.first() {
             Some(&"on") => Command::Debug(true),
             Some(&"off") => Command::Debug(false),
@@ -123,8 +128,17 @@ pub fn parse(line: &str) -> Result<Command, UciError> {
         "go" => Command::Go(parse_go(args)),
         "d" => Command::Display,
         "eval" => Command::Eval,
-        _ => Command::Unknown(line.trim().chars().take(80).collect()),
+        _ => return Err(UciError::UnknownCommand(printable(line.trim(), 40))),
     })
+}
+
+/// At most `max` characters of `text`, each control character shown as `?`: an error
+/// line quoting input must stay one printable line.
+fn printable(text: &str, max: usize) -> String {
+    text.chars()
+        .take(max)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
 }
 
 fn describe(token: Option<&str>) -> String {
@@ -281,7 +295,15 @@ mod tests {
         assert_eq!(parse("  isready \t"), Ok(Command::IsReady));
         assert_eq!(parse(""), Ok(Command::Empty));
         assert_eq!(parse("joho debug on"), Ok(Command::Debug(true)));
-        assert!(matches!(parse("xyzzy"), Ok(Command::Unknown(_))));
+        assert_eq!(
+            parse("xyzzy"),
+            Err(UciError::UnknownCommand("xyzzy".into()))
+        );
+        assert_eq!(
+            parse("\u{0}hello\tengine\u{7}"),
+            Err(UciError::UnknownCommand("?hello?engine?".into()))
+        );
+        assert_eq!(parse("register later"), Ok(Command::Register));
     }
 
     #[test]

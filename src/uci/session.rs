@@ -103,14 +103,13 @@ impl Session {
                 self.shutdown();
                 return Flow::Quit;
             }
-            Command::Empty => {}
+            Command::Empty | Command::Register => {}
             Command::Perft(depth) => self.print(debug::perft(self.game.position(), depth)),
             Command::Display => self.print(debug::display(self.game.position())),
             Command::Eval => {
                 let (name, evaluator) = self.engine.evaluator();
                 self.print(debug::eval(self.game.position(), name, evaluator));
             }
-            Command::Unknown(text) => log::debug!("ignored unknown command: {text}"),
         }
         Flow::Continue
     }
