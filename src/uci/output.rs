@@ -113,9 +113,16 @@ impl InfoSink for Output {
     }
 }
 
-/// Protocol lines must not be split by text that contains newlines.
+/// A protocol line must be one printable line, whatever input text it quotes: line breaks
+/// and tabs become spaces, other control characters (NUL, escape sequences) `?`.
 fn one_line(text: &str) -> String {
-    text.replace(['\n', '\r'], " ")
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\r' | '\t' => ' ',
+            c if c.is_control() => '?',
+            c => c,
+        })
+        .collect()
 }
 
 /// `score cp 35` / `score mate -3`, with `lowerbound`/`upperbound` for window failures.
@@ -224,6 +231,14 @@ mod tests {
         assert_eq!(
             format_info(&info),
             "info depth 5 seldepth 9 multipv 2 score cp 35 lowerbound wdl 120 800 80 nodes 1000 nps 2000 hashfull 12 tbhits 3 time 500 pv e2e4 e7e5"
+        );
+    }
+
+    #[test]
+    fn quoted_input_stays_one_printable_line() {
+        assert_eq!(
+            one_line("bad 'a\nb\tc\u{0}d\u{1b}[2J'"),
+            "bad 'a b c?d?[2J'"
         );
     }
 
