@@ -21,6 +21,8 @@ pub enum SpecError {
     NotKeyValue(String),
     #[error("cmd= needs a program")]
     NoProgram,
+    #[error("name= needs a name: the tables and the PGN tell the players apart by it")]
+    NoName,
     #[error("'{0}': expected a backend name, cmd= or conf=")]
     NoEngine(String),
     #[error("no engine named '{0}' in the engines file")]
@@ -109,7 +111,8 @@ impl EngineSpec {
                         args: parts.collect(),
                     };
                 }
-                "name" => spec.name = value,
+                "name" if value.trim().is_empty() => return Err(SpecError::NoName),
+                "name" => spec.name = value.trim().to_string(),
                 _ => match key.strip_prefix("option.") {
                     Some(option) => spec.options.push((option.to_string(), value)),
                     None if KEYS.contains(&key.as_str()) => spec.fields.push((key, value)),
@@ -282,5 +285,8 @@ mod tests {
         assert!(err.to_string().contains("option.Search=VALUE"), "{err}");
         assert!(EngineSpec::parse("conf=sf Hash=64").is_err());
         assert!(EngineSpec::parse("conf=sf option.Hash=64 tc=1+0.01").is_ok());
+        // A player without a name could not be told apart in the tables and the PGN.
+        assert_eq!(EngineSpec::parse("pvs name="), Err(SpecError::NoName));
+        assert_eq!(EngineSpec::parse("pvs name=   "), Err(SpecError::NoName));
     }
 }
