@@ -583,12 +583,18 @@ const PROTOCOL: &[&str] = &[
 
 /// What the engine wrote, line by line: each checked to be protocol, the `bestmove`s and
 /// the `go`s the engine refused counted.
+#[derive(Default)]
 struct Tally {
     bestmoves: usize,
     refused: usize,
 }
 
 impl Tally {
+    /// The `go`s answered: by a `bestmove`, or refused.
+    fn answered(&self) -> usize {
+        self.bestmoves + self.refused
+    }
+
     fn take(&mut self, lines: &[String], session: u64) {
         for l in lines {
             assert!(
@@ -621,18 +627,14 @@ const PATIENCE: Duration = Duration::from_millis(300);
 fn answered(e: &mut Engine, tally: &mut Tally, gos: usize, seed: u64, sent: &[String]) {
     let start = std::time::Instant::now();
     let mut stopped = false;
-    while tally.bestmoves + tally.refused < gos {
+    while tally.answered() < gos {
         let waited = start.elapsed();
         if !stopped && waited > PATIENCE {
             e.send("stop");
             stopped = true;
         }
-        let left = if stopped {
-            common::WAIT.saturating_sub(waited)
-        } else {
-            PATIENCE.saturating_sub(waited)
-        };
-        match e.client.next_line(left) {
+        let limit = if stopped { common::WAIT } else { PATIENCE };
+        match e.client.next_line(limit.saturating_sub(waited)) {
             Ok(l) => tally.take(&[l], seed),
             Err(_) if !stopped => {}
             Err(err) => panic!(
@@ -648,10 +650,7 @@ fn answered(e: &mut Engine, tally: &mut Tally, gos: usize, seed: u64, sent: &[St
 fn random_session(seed: u64) {
     let mut rng = searchlight::tree::rng::Rng::new(seed);
     let mut e = Engine::ready();
-    let mut tally = Tally {
-        bestmoves: 0,
-        refused: 0,
-    };
+    let mut tally = Tally::default();
     let mut gos = 0;
     let mut sent = Vec::new();
     for _ in 0..150 {
@@ -683,7 +682,7 @@ fn random_session(seed: u64) {
     let lines = e.sync();
     tally.take(&lines, seed);
     assert_eq!(
-        tally.bestmoves + tally.refused,
+        tally.answered(),
         gos,
         "session {seed}: a bestmove too many; {lines:?}"
     );

@@ -555,15 +555,14 @@ fn cutechess_adjudication_flags_and_the_short_forms_play_the_same_match() {
 /// the rook.
 #[test]
 fn tablebase_adjudication_ends_games_the_tables_know() {
-    let dir = temp("tb-openings");
-    std::fs::create_dir_all(&dir).unwrap();
-    let openings = dir.join("endings.epd");
+    let dir = common::Scratch::new("tb-openings");
+    let openings = dir.file("endings.epd");
     std::fs::write(
         &openings,
         "8/8/5K2/7k/8/8/6P1/8 w - -\n8/6r1/K7/8/6k1/8/PR6/8 w - -\n",
     )
     .unwrap();
-    let pgn = dir.join("tb.pgn");
+    let pgn = dir.file("tb.pgn");
     let out = searchlight(&[
         "--engine",
         "pvs nodes=3000",
@@ -608,7 +607,6 @@ fn tablebase_adjudication_ends_games_the_tables_know() {
         stderr.contains("--tb: cannot read the directory /no/such/dir"),
         "{stderr}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
