@@ -30,7 +30,10 @@ impl Sink {
         let Some(file) = &mut self.transcript else {
             return;
         };
-        if let Err(e) = writeln!(file, "{direction} {text}").and_then(|()| file.flush()) {
+        // One write per line: the engines of a match may append to the same file, and a
+        // line written in pieces could be split by another process's.
+        let line = format!("{direction} {text}\n");
+        if let Err(e) = file.write_all(line.as_bytes()) {
             // A full disk must not stop the engine; the transcript ends there.
             log::warn!("cannot write to the debug log file: {e}; logging stopped");
             self.transcript = None;
