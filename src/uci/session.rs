@@ -97,7 +97,14 @@ impl Session {
             }
             Command::Position { start, moves } => self.set_position(start, &moves),
             Command::Go(go) => self.go(go),
-            Command::Stop => self.engine.stop(),
+            // Waiting for the search thread puts its `bestmove` before the answer to anything
+            // sent after `stop`: a GUI that syncs with `isready` and then starts the next
+            // search never reads the old search's move as the new one's. The wait is short,
+            // since every backend checks the flag within a millisecond or so.
+            Command::Stop => {
+                self.engine.stop();
+                self.engine.wait();
+            }
             Command::PonderHit => self.engine.ponderhit(),
             Command::Quit => {
                 self.shutdown();
