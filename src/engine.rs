@@ -17,7 +17,7 @@ use crate::board::eval::EVALUATORS;
 use crate::board::eval::nnue::{self, Network};
 use crate::board::tablebase::Tablebases;
 use crate::board::{Evaluator, Game, find_evaluator, rules};
-use crate::options::{Declared, OptionDecl, OptionError, Options};
+use crate::options::{Declared, OptionDecl, OptionError, OptionValue, Options};
 use crate::search::pvs::skill::{CALIBRATED_EVAL, LIMIT_STRENGTH};
 use crate::search::registry::{self, BACKENDS, DEFAULT_BACKEND};
 use crate::search::{
@@ -187,8 +187,11 @@ pub struct Engine {
     backend: Option<Box<dyn Backend>>,
     /// `new_game` arrived while the backend was away.
     pending_new_game: bool,
-    /// Options changed while the backend was away.
-    pending_configure: bool,
+    /// Options changed while the backend was away, with the values they replaced: the
+    /// backend takes them when it comes back, and if it refuses them they are put back.
+    deferred: Vec<(&'static str, OptionValue)>,
+    /// Why the backend refused the deferred options (see [`Engine::take_deferred_error`]).
+    deferred_error: Option<String>,
     running: Option<Running>,
     /// A note for the user about the last option set (see [`Engine::take_notice`]).
     notice: Option<String>,
@@ -221,7 +224,8 @@ impl Engine {
             tablebases: None,
             backend: Some(backend),
             pending_new_game: false,
-            pending_configure: false,
+            deferred: Vec::new(),
+            deferred_error: None,
             running: None,
             notice: None,
         }
@@ -260,6 +264,9 @@ impl Engine {
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), EngineError> {
         let (decl, parsed) = self.options.validate(name, value)?;
         let decl_name = decl.name;
+        // A search that has answered, or is ending, gives its backend back first, so the
+        // option is applied (or refused) now, where the error reaches the GUI.
+        self.settle();
         let mut next = self.options.clone();
         next.set(decl_name, parsed);
         // Side effects that can fail happen before the value is committed.
@@ -268,7 +275,7 @@ impl Engine {
             let mut backend = make_backend(next.get(&SEARCH));
             backend.configure(&next)?;
             self.backend = Some(backend);
-            self.pending_configure = false;
+            self.deferred.clear();
         } else if decl_name == EVAL.name() || decl_name == EVAL_FILE.name() {
             let net = if decl_name == EVAL_FILE.name() {
                 load_net(&next.get(&EVAL_FILE))?
@@ -296,7 +303,13 @@ impl Engine {
         } else {
             match &mut self.backend {
                 Some(b) => b.configure(&next)?,
-                None => self.pending_configure = true,
+                None => {
+                    if !self.deferred.iter().any(|(n, _)| *n == decl_name)
+                        && let Some(old) = self.options.value(decl_name)
+                    {
+                        self.deferred.push((decl_name, old.clone()));
+                    }
+                }
             }
         }
         self.notice = self
@@ -392,11 +405,13 @@ impl Engine {
     fn return_backend(&mut self, backend: Option<Box<dyn Backend>>) {
         // A `setoption name Search` during the search already installed another.
         if self.backend.is_none() {
-            let pending = std::mem::take(&mut self.pending_configure);
+            let deferred = std::mem::take(&mut self.deferred);
             let b = match backend {
                 Some(mut b) => {
-                    if pending && let Err(e) = b.configure(&self.options) {
-                        log::warn!("options set during the search: {e}");
+                    if !deferred.is_empty()
+                        && let Err(e) = b.configure(&self.options)
+                    {
+                        self.undo_deferred(&mut b, deferred, &e);
                     }
                     b
                 }
@@ -408,6 +423,43 @@ impl Engine {
             && let Some(b) = &mut self.backend
         {
             b.new_game();
+        }
+    }
+
+    /// The backend refused options set while it searched: they get their old values back,
+    /// which it held before, and the error waits for the session to report it.
+    fn undo_deferred(
+        &mut self,
+        b: &mut Box<dyn Backend>,
+        deferred: Vec<(&'static str, OptionValue)>,
+        error: &ConfigError,
+    ) {
+        let names: Vec<&str> = deferred.iter().map(|(n, _)| *n).collect();
+        let message = format!(
+            "{error}; the options set during the search ({}) keep their values from before it",
+            names.join(", ")
+        );
+        for (name, old) in deferred {
+            self.options.set(name, old);
+        }
+        if let Err(e) = b.configure(&self.options) {
+            log::warn!("backend refused the options it searched with: {e}");
+        }
+        self.deferred_error = Some(message);
+    }
+
+    /// Why options set during the last search were refused when it ended (once: taking
+    /// it clears it).
+    pub fn take_deferred_error(&mut self) -> Option<String> {
+        self.deferred_error.take()
+    }
+
+    /// Takes the backend back from a search that has answered or is ending; one that runs
+    /// on (infinite, pondering, or still thinking) keeps it.
+    fn settle(&mut self) {
+        let ending = self.running.as_ref().is_some_and(|r| r.control.ending());
+        if self.running.is_some() && (ending || !self.is_searching()) {
+            self.wait();
         }
     }
 

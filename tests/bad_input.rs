@@ -275,6 +275,46 @@ fn a_tree_memory_too_small_for_the_threads_is_refused_with_the_minimum() {
     still_holds_one_move_position(&mut e);
 }
 
+/// An option the backend refuses is reported where the GUI sees it, whether it comes right
+/// after a `bestmove` (the search thread may still be ending) or during a search, where it
+/// waits for the search to end and is then put back.
+#[test]
+fn an_option_refused_around_a_search_is_reported_and_undone() {
+    let mut e = engine_with_one_move_position();
+    for line in [
+        "setoption name Search value ucth",
+        "setoption name UCT_Parallel value root",
+        "setoption name TreeMemory value 1",
+    ] {
+        e.send(line);
+    }
+    assert!(errors(&e.sync()).is_empty());
+    let needle = "TreeMemory 1 MB is too small for 200 threads";
+    for _ in 0..5 {
+        e.go("go nodes 300", &chess(ONE_MOVE));
+        e.send("setoption name Threads value 200");
+        let errs = e.sync();
+        assert_eq!(errors(&errs).len(), 1, "{errs:?}");
+        assert!(errs[0].contains(needle), "{errs:?}");
+    }
+    e.send("go infinite");
+    e.send("setoption name Threads value 200");
+    e.send("stop");
+    let lines = e.sync();
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 1, "{lines:?}");
+    assert!(
+        errs[0].contains(needle) && errs[0].contains("keep their values from before it"),
+        "{errs:?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("bestmove")), "{lines:?}");
+    // One thread again: the next search runs, with no error.
+    let (lines, _) = e.go("go nodes 300", &chess(ONE_MOVE));
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    e.send("setoption name Search value pvs");
+    still_holds_one_move_position(&mut e);
+}
+
 /// More threads than cores is allowed, and said once per change of the setting.
 #[test]
 fn threads_beyond_the_cores_are_allowed_and_noted_once() {

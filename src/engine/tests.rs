@@ -46,10 +46,17 @@ impl Backend for Scripted {
     }
 
     fn configure(&mut self, options: &Options) -> Result<(), ConfigError> {
-        self.note(format!("configure Hash={}", options.get(&HASH)));
+        let hash = options.get(&HASH);
+        self.note(format!("configure Hash={hash}"));
+        // A value the backend cannot take, as a table too large for the memory.
+        if hash == REFUSED_HASH {
+            return Err(ConfigError(format!("Hash {hash} refused")));
+        }
         Ok(())
     }
 }
+
+const REFUSED_HASH: i64 = 7;
 
 const WAIT: Duration = Duration::from_secs(10);
 const QUIET: Duration = Duration::from_millis(150);
@@ -169,6 +176,52 @@ fn new_game_and_options_sent_during_a_search_reach_the_backend_after_it() {
     // With the backend home, an option reaches it at once.
     engine.set_option("Hash", Some("3")).unwrap();
     assert_eq!(log.lock().unwrap().last().unwrap(), "configure Hash=3");
+}
+
+#[test]
+fn an_option_set_after_the_answer_reaches_the_backend_at_once() {
+    let (mut engine, log) = Scripted::engine();
+    for hash in [3, 4] {
+        let rx = go(&mut engine, Limits::depth(1));
+        rx.recv_timeout(WAIT).unwrap();
+        // The search thread may not have ended yet, but it has answered: the option is
+        // applied now, and a value the backend refuses is refused to the caller.
+        assert!(engine.set_option("Hash", Some("7")).is_err());
+        engine.set_option("Hash", Some(&hash.to_string())).unwrap();
+        assert_eq!(
+            log.lock().unwrap().last().unwrap(),
+            &format!("configure Hash={hash}")
+        );
+    }
+    assert_eq!(engine.options().get(&HASH), 4);
+    assert_eq!(engine.take_deferred_error(), None);
+}
+
+#[test]
+fn options_the_backend_refuses_after_a_search_are_put_back_and_reported_once() {
+    let (mut engine, log) = Scripted::engine();
+    let rx = go(&mut engine, infinite());
+    engine.set_option("Hash", Some("7")).unwrap();
+    engine.set_option("Threads", Some("2")).unwrap();
+    engine.set_option("Hash", Some("7")).unwrap();
+    engine.stop();
+    rx.recv_timeout(WAIT).unwrap();
+    engine.wait();
+    // Both options return to the values the search started with, which the backend holds.
+    assert_eq!(engine.options().get(&HASH), 16);
+    assert_eq!(engine.options().get(&THREADS), 1);
+    assert_eq!(
+        *log.lock().unwrap(),
+        ["search", "configure Hash=7", "configure Hash=16"]
+    );
+    let error = engine
+        .take_deferred_error()
+        .expect("the refusal is reported");
+    assert!(
+        error.contains("Hash 7 refused") && error.contains("(Hash, Threads)"),
+        "{error}"
+    );
+    assert_eq!(engine.take_deferred_error(), None);
 }
 
 #[test]

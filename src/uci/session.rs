@@ -50,13 +50,19 @@ impl Session {
     /// Handles one input line.
     pub fn handle(&mut self, line: &str) -> Flow {
         self.out.received(line);
-        match parse(line) {
+        let flow = match parse(line) {
             Ok(command) => self.execute(command),
             Err(e) => {
                 self.out.error(&e.to_string());
                 Flow::Continue
             }
+        };
+        // Options set while a search ran are applied when it ends, which this line may
+        // have caused (`stop`, `go`, `setoption`).
+        if let Some(e) = self.engine.take_deferred_error() {
+            self.out.error(&e);
         }
+        flow
     }
 
     fn execute(&mut self, command: Command) -> Flow {
