@@ -500,11 +500,10 @@ impl Engine {
         // A GUI may send `stop`, `position` and `go` without waiting for the `bestmove`
         // (analysis mode does): a search that is ending is waited for, as Stockfish does.
         // One that runs on is refused, since waiting would leave `stop` and `quit` unread.
-        let ending = self.running.as_ref().is_some_and(|r| r.control.ending());
-        if self.is_searching() && !ending {
+        self.settle();
+        if self.running.is_some() {
             return Err(EngineError::Busy);
         }
-        self.wait();
         let control = Arc::new(SearchControl::new(
             &limits,
             game.position().turn(),
