@@ -1,6 +1,7 @@
 //! A UCI session: the game the GUI set up and the [`Engine`], which runs the search
 //! thread. The input thread calls [`Session::handle`] for every line and is never blocked
-//! by a search: `stop`, `isready` and `quit` are answered while one runs.
+//! by a running search: `isready` is answered while one runs, and `stop` and `quit` wait
+//! only for it to wind down (a millisecond or so), so its `bestmove` comes first.
 
 use std::time::Duration;
 
