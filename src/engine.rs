@@ -411,7 +411,7 @@ impl Engine {
                     if !deferred.is_empty()
                         && let Err(e) = b.configure(&self.options)
                     {
-                        self.undo_deferred(&mut b, deferred, &e);
+                        self.undo_deferred(b.as_mut(), deferred, &e);
                     }
                     b
                 }
@@ -430,7 +430,7 @@ impl Engine {
     /// which it held before, and the error waits for the session to report it.
     fn undo_deferred(
         &mut self,
-        b: &mut Box<dyn Backend>,
+        b: &mut dyn Backend,
         deferred: Vec<(&'static str, OptionValue)>,
         error: &ConfigError,
     ) {
@@ -457,8 +457,8 @@ impl Engine {
     /// Takes the backend back from a search that has answered or is ending; one that runs
     /// on (infinite, pondering, or still thinking) keeps it.
     fn settle(&mut self) {
-        let ending = self.running.as_ref().is_some_and(|r| r.control.ending());
-        if self.running.is_some() && (ending || !self.is_searching()) {
+        let done = |r: &Running| r.control.ending() || r.answered.load(Ordering::Acquire);
+        if self.running.as_ref().is_some_and(done) {
             self.wait();
         }
     }
@@ -572,6 +572,12 @@ impl Engine {
         }
     }
 
+    /// Stops any search and waits for its thread, which has answered by then.
+    pub fn halt(&mut self) {
+        self.stop();
+        self.wait();
+    }
+
     /// Waits for the search thread to end (it ends by itself, or after [`stop`](Self::stop)
     /// in infinite and ponder mode) and takes the backend back.
     pub fn wait(&mut self) {
@@ -588,8 +594,7 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        self.stop();
-        self.wait();
+        self.halt();
     }
 }
 

@@ -108,10 +108,7 @@ impl Session {
             // sent after `stop`: a GUI that syncs with `isready` and then starts the next
             // search never reads the old search's move as the new one's. The wait is short,
             // since every backend checks the flag within a millisecond or so.
-            Command::Stop => {
-                self.engine.stop();
-                self.engine.wait();
-            }
+            Command::Stop => self.engine.halt(),
             Command::PonderHit => self.engine.ponderhit(),
             Command::Quit => {
                 self.shutdown();
@@ -146,8 +143,7 @@ impl Session {
 
     /// Stops any search and waits for its thread (which prints its `bestmove`).
     pub fn shutdown(&mut self) {
-        self.engine.stop();
-        self.engine.wait();
+        self.engine.halt();
     }
 
     fn start_position(&self) -> Position {
