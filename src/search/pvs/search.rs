@@ -522,7 +522,16 @@ impl<'a> Worker<'a> {
     ) -> Result<(Value, Value), Value> {
         let repeated = self.is_repetition(pos, ply);
         if let Some(t) = rules::draw_before_moves(pos.chess(), repeated) {
-            return Err(t.value(ply));
+            // A repetition is worth a draw give or take a centipawn, by the node count:
+            // with the root's alpha at an exact 0 (one move already holds the draw), a
+            // line the opponent could steer into a repetition would otherwise settle the
+            // null window at once, and the search never looks past it (Stockfish's
+            // `value_draw`, against threefold blindness).
+            return Err(if repeated {
+                t.value(ply) - 1 + (self.nodes & 2) as Value
+            } else {
+                t.value(ply)
+            });
         }
         if ply >= MAX_PLY - 4 {
             return Err(self.evaluate(pos));

@@ -43,7 +43,8 @@ fn repeating_a_position_for_the_third_time_is_a_draw() {
     let g = Game::from_uci_moves(start.unwrap(), &moves).unwrap();
     let mut pvs = Pvs::default();
     let r = quick(&mut pvs, &g, &Limits::depth(6));
-    assert_eq!(r.value, DRAW);
+    // A repetition scores a draw give or take a centipawn (see `ends_early`).
+    assert!((r.value - DRAW).abs() <= 1, "{}", r.value);
     assert_eq!(g.position().to_uci(r.best.unwrap()).to_string(), "g5h7");
 }
 
