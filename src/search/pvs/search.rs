@@ -2,8 +2,8 @@
 //! principal variation search below it. Only the main thread reports and decides when to
 //! stop; helpers search the same tree and share what they find through the table.
 
-use shakmaty::Move;
 use shakmaty::uci::UciMove;
+use shakmaty::{Move, Square};
 
 use super::ordering::{Context, Heuristics, MovePicker, NO_PIECE_TO, PieceTo, piece_to};
 use super::params::*;
@@ -87,6 +87,9 @@ pub(super) struct Worker<'a> {
     cutoffs: [u32; MAX_PLY + 2],
     /// The running iteration's depth, which bounds how far extensions may reach.
     root_depth: i32,
+    /// Per ply: the square the opponent's best answer to a failed null move lands on —
+    /// the threat that kept the pass from failing high — if the null search found one.
+    threat: [Option<Square>; MAX_PLY + 2],
 }
 
 impl<'a> Worker<'a> {
@@ -160,6 +163,7 @@ impl<'a> Worker<'a> {
             singular_skip: [PackedMove::NONE; MAX_PLY + 2],
             cutoffs: [0; MAX_PLY + 2],
             root_depth: 1,
+            threat: [None; MAX_PLY + 2],
         }
     }
 
@@ -445,6 +449,7 @@ impl<'a> Worker<'a> {
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
+        self.threat[ply] = None;
         // Step 3. Static pruning away from the principal variation, and never in reply to
         // a root move: a sacrifice there (a quiet queen offer that mates) would be judged
         // by the material it gives before the threat it makes is seen.
@@ -714,6 +719,9 @@ impl<'a> Worker<'a> {
             if v >= beta {
                 return Some(if is_mate(v) { beta } else { v });
             }
+            // Passing failed low: the reply that refuted it names the piece in danger.
+            self.threat[ply] =
+                (self.pv_len[ply + 1] > ply + 1).then(|| self.pv[ply + 1][ply + 1].to());
         }
         None
     }
@@ -775,7 +783,8 @@ impl<'a> Worker<'a> {
                 let futile = depth <= FUTILITY_DEPTH
                     && !in_check
                     && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
-                if shallow_pruned(pos, m, quiet, depth, late || futile) {
+                let hopeless = (late || futile) && !self.escapes_threat(m, ply);
+                if shallow_pruned(pos, m, quiet, depth, hopeless) {
                     continue;
                 }
             }
@@ -843,8 +852,9 @@ impl<'a> Worker<'a> {
 
     /// Late-move reduction of a quiet move that does not check: the table's plies for its
     /// depth and place in the list, fewer on the principal variation, for a killer and for
-    /// a move with a good history, more after a table capture and at a node whose
-    /// children keep failing high (it is likely to fail low).
+    /// a move with a good history and for one that takes the threatened piece away, more
+    /// after a table capture and at a node whose children keep failing high (it is likely
+    /// to fail low).
     fn reduction(
         &self,
         pos: &Position,
@@ -859,7 +869,16 @@ impl<'a> Worker<'a> {
         r -= i32::from(node.pv_node) + i32::from(self.heuristics.is_killer(ply, m));
         r += i32::from(tt_capture);
         r += i32::from(self.cutoffs[ply + 1] > CUTOFF_COUNT);
+        r -= i32::from(self.escapes_threat(m, ply));
         r - self.heuristics.quiet_score(pos, m, ctx) / LMR_HISTORY
+    }
+
+    /// Whether `m` moves the piece that the null move's refutation at `ply` lands on: late
+    /// in the list by its history, it may still be the move that saves the node, so it is
+    /// neither pruned as late or futile nor reduced as far.
+    #[inline]
+    fn escapes_threat(&self, m: Move, ply: usize) -> bool {
+        self.threat[ply].is_some_and(|sq| m.from() == Some(sq))
     }
 
     /// The root moves this line may play: those `searchmoves` allows, less the moves the
