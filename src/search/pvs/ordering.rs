@@ -9,9 +9,11 @@
 //! answers a particular move well is remembered for that move, not for the whole search.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Move, MoveList};
+use shakmaty::{Move, MoveList, Square};
 
-use super::params::{HISTORY_AGE_DIVISOR, HISTORY_BONUS_CAP, HISTORY_BONUS_SCALE, HISTORY_MAX};
+use super::params::{
+    ESCAPE_BONUS, HISTORY_AGE_DIVISOR, HISTORY_BONUS_CAP, HISTORY_BONUS_SCALE, HISTORY_MAX,
+};
 use super::tt::PackedMove;
 use crate::board::Position;
 use crate::board::exchange::{is_tactical, mvv_lva, see_ge};
@@ -43,12 +45,16 @@ pub struct Context {
     /// The squares the opponent attacks: a quiet move's history is kept apart for
     /// leaving an attacked square and for stepping onto one.
     pub threats: u64,
+    /// The square of the piece the opponent threatens (see the null move's threat in
+    /// `search.rs`): a quiet move that takes it away is ordered ahead of its history.
+    pub escape: Option<Square>,
 }
 
 impl Context {
     pub const NONE: Context = Context {
         before: [NO_PIECE_TO; 2],
         threats: 0,
+        escape: None,
     };
 }
 
@@ -287,7 +293,8 @@ impl<'m> MovePicker<'m> {
             } else if heuristics.killers[ply][1] == Some(m) {
                 KILLER[1]
             } else {
-                heuristics.quiet_score(pos, m, &self.ctx)
+                let escapes = self.ctx.escape.is_some_and(|sq| m.from() == Some(sq));
+                heuristics.quiet_score(pos, m, &self.ctx) + if escapes { ESCAPE_BONUS } else { 0 }
             };
             self.scores.push(score);
         }
@@ -306,6 +313,7 @@ mod tests {
         let ctx = Context {
             before: [3, 5],
             threats: 0,
+            escape: None,
         };
         let mut h = Heuristics::touched();
         h.reward(&pos, 4, 6, &ctx, best, tried);
@@ -317,5 +325,25 @@ mod tests {
         for &m in moves.iter() {
             assert_eq!(h.quiet_score(&pos, m, &ctx), 0);
         }
+    }
+
+    #[test]
+    fn the_threatened_piece_moves_first_among_quiet_moves() {
+        let pos = Position::startpos();
+        let mut moves = pos.legal_moves();
+        let ctx = Context {
+            escape: Some(Square::G1),
+            ..Context::NONE
+        };
+        let h = Heuristics::touched();
+        let mut picker = MovePicker::new(&mut moves, PackedMove::NONE, 0, ctx);
+        for _ in 0..2 {
+            let m = picker.next(&pos, &h).map(|m| m.from());
+            assert_eq!(m, Some(Some(Square::G1)));
+        }
+        assert_ne!(
+            picker.next(&pos, &h).map(|m| m.from()),
+            Some(Some(Square::G1))
+        );
     }
 }

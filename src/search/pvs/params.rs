@@ -89,3 +89,6 @@ pub const HISTORY_BONUS_CAP: i32 = 400;
 pub const HISTORY_BONUS_SCALE: i32 = 32;
 pub const HISTORY_MAX: i32 = 16_384;
 pub const HISTORY_AGE_DIVISOR: i32 = 4;
+/// Move ordering: added to the history of a quiet move that takes the threatened piece
+/// away (a quarter of `HISTORY_MAX`: ahead of the average quiet move, behind the killers).
+pub const ESCAPE_BONUS: i32 = 4096;

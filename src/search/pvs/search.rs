@@ -384,6 +384,7 @@ impl<'a> Worker<'a> {
         Context {
             before: [back(1), back(2)],
             threats: pos.threats().0,
+            escape: self.threat[ply],
         }
     }
 
