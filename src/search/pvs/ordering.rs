@@ -56,6 +56,14 @@ impl Context {
         threats: 0,
         escape: None,
     };
+
+    /// Whether `m` moves the threatened piece: late in the list by its history, it may
+    /// still be the move that saves the node, so it is ordered ahead of its history,
+    /// neither pruned as late or futile nor reduced as far.
+    #[inline]
+    pub fn escapes(&self, m: Move) -> bool {
+        self.escape.is_some_and(|sq| m.from() == Some(sq))
+    }
 }
 
 /// A continuation table: per previous move (`NO_PIECE_TO` included), per move.
@@ -293,8 +301,8 @@ impl<'m> MovePicker<'m> {
             } else if heuristics.killers[ply][1] == Some(m) {
                 KILLER[1]
             } else {
-                let escapes = self.ctx.escape.is_some_and(|sq| m.from() == Some(sq));
-                heuristics.quiet_score(pos, m, &self.ctx) + if escapes { ESCAPE_BONUS } else { 0 }
+                let escape = if self.ctx.escapes(m) { ESCAPE_BONUS } else { 0 };
+                heuristics.quiet_score(pos, m, &self.ctx) + escape
             };
             self.scores.push(score);
         }

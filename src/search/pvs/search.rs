@@ -784,7 +784,7 @@ impl<'a> Worker<'a> {
                 let futile = depth <= FUTILITY_DEPTH
                     && !in_check
                     && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
-                let hopeless = (late || futile) && !self.escapes_threat(m, ply);
+                let hopeless = (late || futile) && !ctx.escapes(m);
                 if shallow_pruned(pos, m, quiet, depth, hopeless) {
                     continue;
                 }
@@ -870,16 +870,8 @@ impl<'a> Worker<'a> {
         r -= i32::from(node.pv_node) + i32::from(self.heuristics.is_killer(ply, m));
         r += i32::from(tt_capture);
         r += i32::from(self.cutoffs[ply + 1] > CUTOFF_COUNT);
-        r -= i32::from(self.escapes_threat(m, ply));
+        r -= i32::from(ctx.escapes(m));
         r - self.heuristics.quiet_score(pos, m, ctx) / LMR_HISTORY
-    }
-
-    /// Whether `m` moves the piece that the null move's refutation at `ply` lands on: late
-    /// in the list by its history, it may still be the move that saves the node, so it is
-    /// neither pruned as late or futile nor reduced as far.
-    #[inline]
-    fn escapes_threat(&self, m: Move, ply: usize) -> bool {
-        self.threat[ply].is_some_and(|sq| m.from() == Some(sq))
     }
 
     /// The root moves this line may play: those `searchmoves` allows, less the moves the
