@@ -351,8 +351,12 @@ impl Engine {
         self.notice.take()
     }
 
-    /// A new game: the backend forgets the last one.
+    /// A new game: the backend forgets the last one. A search that has answered gives its
+    /// backend back first, so that its tables are cleared now, before the GUI's `isready`
+    /// is answered, and not when the next `go` takes the backend, on that move's clock
+    /// (the table's clear was 12 ms there with `Hash` 128).
     pub fn new_game(&mut self) {
+        self.settle();
         self.forget();
     }
 
@@ -531,6 +535,7 @@ impl Engine {
                 if let Some(panic) = panic {
                     std::panic::resume_unwind(panic);
                 }
+                job.backend.between_searches();
                 job.backend
             });
         match spawned {

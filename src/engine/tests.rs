@@ -45,6 +45,10 @@ impl Backend for Scripted {
         self.note("new_game".into());
     }
 
+    fn between_searches(&mut self) {
+        self.note("between_searches".into());
+    }
+
     fn configure(&mut self, options: &Options) -> Result<(), ConfigError> {
         let hash = options.get(&HASH);
         self.note(format!("configure Hash={hash}"));
@@ -90,7 +94,13 @@ fn a_plain_go_answers_by_itself_and_the_next_go_is_taken_at_once() {
         assert!(!engine.is_searching());
     }
     engine.wait();
-    assert_eq!(log.lock().unwrap().len(), 50);
+    let searches = log
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|l| *l == "search")
+        .count();
+    assert_eq!(searches, 50);
 }
 
 #[test]
@@ -171,11 +181,33 @@ fn new_game_and_options_sent_during_a_search_reach_the_backend_after_it() {
     engine.wait();
     assert_eq!(
         *log.lock().unwrap(),
-        ["search", "configure Hash=2", "new_game"]
+        ["search", "between_searches", "configure Hash=2", "new_game"]
     );
     // With the backend home, an option reaches it at once.
     engine.set_option("Hash", Some("3")).unwrap();
     assert_eq!(log.lock().unwrap().last().unwrap(), "configure Hash=3");
+}
+
+#[test]
+fn a_new_game_after_the_answer_reaches_the_backend_at_once() {
+    let (mut engine, log) = Scripted::engine();
+    for _ in 0..20 {
+        let rx = go(&mut engine, Limits::depth(1));
+        rx.recv_timeout(WAIT).unwrap();
+        // Its thread may still hold the backend (`between_searches`), but the search has
+        // answered: the backend forgets the game now, not at the next `go`.
+        engine.new_game();
+        assert_eq!(log.lock().unwrap().last().unwrap(), "new_game");
+    }
+}
+
+#[test]
+fn the_backend_hears_between_searches_after_the_answer() {
+    let (mut engine, log) = Scripted::engine();
+    let rx = go(&mut engine, Limits::depth(1));
+    rx.recv_timeout(WAIT).unwrap();
+    engine.wait();
+    assert_eq!(*log.lock().unwrap(), ["search", "between_searches"]);
 }
 
 #[test]
@@ -212,7 +244,12 @@ fn options_the_backend_refuses_after_a_search_are_put_back_and_reported_once() {
     assert_eq!(engine.options().get(&THREADS), 1);
     assert_eq!(
         *log.lock().unwrap(),
-        ["search", "configure Hash=7", "configure Hash=16"]
+        [
+            "search",
+            "between_searches",
+            "configure Hash=7",
+            "configure Hash=16"
+        ]
     );
     let error = engine
         .take_deferred_error()

@@ -116,6 +116,12 @@ pub trait Backend: Send {
     /// Forgets what belongs to the previous game (tables, move-ordering memory, trees).
     fn new_game(&mut self) {}
 
+    /// Work due between two searches, called once the last one's `bestmove` is out, so
+    /// that it is off the clock: in a GUI the opponent's move gives it time. A backend
+    /// must not depend on it being called (tools drive backends directly): what it leaves
+    /// undone, the next [`search`](Self::search) does first.
+    fn between_searches(&mut self) {}
+
     /// Takes the current options before the next search: a backend that holds memory
     /// sized by an option (`pvs`'s table by `Hash`) resizes it here, so that a size the
     /// machine cannot give is refused when it is set. On error the backend is unchanged.

@@ -21,6 +21,19 @@ use crate::value::{
     Bound, INFINITY, MATE_BOUND, MAX_PLY, Value, from_table, is_mate, mate_in, mated_in, to_table,
 };
 
+/// Late-move reductions by depth and move number, `LMR_BASE + ln d · ln n / LMR_DIVISOR`
+/// plies: worked out once per process, not per search (4,096 logarithms were a tenth of
+/// a shallow search's fixed cost).
+static LMR: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
+    let mut lmr = [[0i32; 64]; 64];
+    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+        for (n, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (LMR_BASE + (d as f64).ln() * (n as f64).ln() / LMR_DIVISOR) as i32;
+        }
+    }
+    lmr
+});
+
 /// How much deeper than the node an entry settled by the endgame tables is stored: no
 /// search below it can do better, so nearly every later visit takes it.
 const TABLEBASE_DEPTH: i32 = 6;
@@ -78,7 +91,6 @@ pub(super) struct Worker<'a> {
     moved: [PieceTo; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
-    lmr: Box<[[i32; 64]; 64]>,
     /// Per ply: the table move a singular search leaves out (`NONE` outside one).
     singular_skip: [PackedMove; MAX_PLY + 2],
     /// Per ply: how many nodes of this ply failed high under the current parent. Many
@@ -118,12 +130,6 @@ impl<'a> Worker<'a> {
         };
         let mut keys = Vec::with_capacity(req.game.keys().len() + MAX_PLY + 2);
         keys.extend_from_slice(req.game.keys());
-        let mut lmr = Box::new([[0i32; 64]; 64]);
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (n, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (n as f64).ln() / LMR_DIVISOR) as i32;
-            }
-        }
         let filler = Move::Put {
             role: shakmaty::Role::Pawn,
             to: shakmaty::Square::A1,
@@ -159,7 +165,6 @@ impl<'a> Worker<'a> {
             moved: [NO_PIECE_TO; MAX_PLY + 2],
             pv: Box::new([[filler; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
-            lmr,
             singular_skip: [PackedMove::NONE; MAX_PLY + 2],
             cutoffs: [0; MAX_PLY + 2],
             root_depth: 1,
@@ -866,7 +871,7 @@ impl<'a> Worker<'a> {
         tt_capture: bool,
     ) -> i32 {
         let (depth, ply) = (node.depth, node.ply);
-        let mut r = self.lmr[depth.min(63) as usize][index.min(63)];
+        let mut r = LMR[depth.min(63) as usize][index.min(63)];
         r -= i32::from(node.pv_node) + i32::from(self.heuristics.is_killer(ply, m));
         r += i32::from(tt_capture);
         r += i32::from(self.cutoffs[ply + 1] > CUTOFF_COUNT);
