@@ -198,3 +198,37 @@ fn a_panicking_helper_leaves_the_main_threads_result_standing() {
         );
     }
 }
+
+/// The histories are damped once between two searches, whether the engine did it after
+/// the first one's `bestmove` (`between_searches`) or the second search has to: both ways
+/// search the next position node for node alike.
+#[test]
+fn damping_the_histories_after_bestmove_changes_no_search() {
+    let first = game("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+    let next = game("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4");
+    let limits = Limits::depth(8);
+    let second_search = |tidy: bool| {
+        let (mut pvs, opts) = configured("4", "1");
+        search(
+            &mut pvs,
+            &first,
+            &limits,
+            &opts,
+            &crate::search::info::Silent,
+        );
+        if tidy {
+            pvs.between_searches();
+        }
+        let r = search(
+            &mut pvs,
+            &next,
+            &limits,
+            &opts,
+            &crate::search::info::Silent,
+        );
+        (r.best, r.value, r.nodes)
+    };
+    let straight = second_search(false);
+    assert!(straight.2 > 1000);
+    assert_eq!(second_search(true), straight);
+}

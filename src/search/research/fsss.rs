@@ -15,8 +15,8 @@
 //! the same way down to it with the same window. Restarting there instead of at the root
 //! saves the walk and cannot change which leaves are evaluated.
 
-use super::bounds::{BoundStore, BoundTable, Bounds, load_key, save_key};
-use super::stored::{Solved, deepen_with_table};
+use super::bounds::{BoundStore, Bounds, load_key, save_key};
+use super::stored::{Solved, TableSlot, deepen_with_table};
 use crate::options::Declared;
 use crate::search::{Backend, SearchRequest, SearchResult};
 use crate::tree::{Expansion, GameTree};
@@ -178,7 +178,7 @@ pub static FSSS_RESTART: Declared<bool> = Declared::check(
 /// The `fsss` backend on the chess view under iterative deepening.
 #[derive(Default)]
 pub struct FsssBackend {
-    table: Option<BoundTable>,
+    table: TableSlot,
 }
 
 impl Backend for FsssBackend {
@@ -191,8 +191,10 @@ impl Backend for FsssBackend {
     }
 
     fn new_game(&mut self) {
-        if let Some(t) = &mut self.table {
-            t.clear();
-        }
+        self.table.tidy();
+    }
+
+    fn between_searches(&mut self) {
+        self.table.tidy();
     }
 }

@@ -12,8 +12,8 @@
 //! Everything is negamax: bounds are from the side to move at each node, a child's bounds
 //! seen from its parent are negated and swapped.
 
-use super::bounds::{BoundStore, BoundTable, Bounds, load_key, save_key};
-use super::stored::{Solved, deepen_with_table};
+use super::bounds::{BoundStore, Bounds, load_key, save_key};
+use super::stored::{Solved, TableSlot, deepen_with_table};
 use crate::options::{Declared, Options};
 use crate::search::{Backend, SearchRequest, SearchResult};
 use crate::tree::{Expansion, GameTree};
@@ -349,12 +349,15 @@ pub enum DriverKind {
 /// table sized by `Hash`.
 pub struct MtBackend {
     kind: DriverKind,
-    table: Option<BoundTable>,
+    table: TableSlot,
 }
 
 impl MtBackend {
     pub fn new(kind: DriverKind) -> Self {
-        MtBackend { kind, table: None }
+        MtBackend {
+            kind,
+            table: TableSlot::default(),
+        }
     }
 }
 
@@ -381,8 +384,10 @@ impl Backend for MtBackend {
     }
 
     fn new_game(&mut self) {
-        if let Some(t) = &mut self.table {
-            t.clear();
-        }
+        self.table.tidy();
+    }
+
+    fn between_searches(&mut self) {
+        self.table.tidy();
     }
 }

@@ -15,8 +15,8 @@
 
 use std::collections::HashMap;
 
-use super::bounds::{BoundStore, BoundTable, Bounds, load_key, save_key};
-use super::stored::{Solved, deepen_with_table};
+use super::bounds::{BoundStore, Bounds, load_key, save_key};
+use super::stored::{Solved, TableSlot, deepen_with_table};
 use crate::options::Declared;
 use crate::search::{Backend, SearchRequest, SearchResult};
 use crate::tree::{Expansion, GameTree, Rng};
@@ -262,14 +262,14 @@ pub static ROLLOUT_SEED: Declared<i64> = Declared::spin(
 /// A rollout backend on the chess view under iterative deepening.
 pub struct RolloutBackend {
     policy: Policy,
-    table: Option<BoundTable>,
+    table: TableSlot,
 }
 
 impl RolloutBackend {
     pub fn new(policy: Policy) -> Self {
         RolloutBackend {
             policy,
-            table: None,
+            table: TableSlot::default(),
         }
     }
 }
@@ -287,8 +287,10 @@ impl Backend for RolloutBackend {
     }
 
     fn new_game(&mut self) {
-        if let Some(t) = &mut self.table {
-            t.clear();
-        }
+        self.table.tidy();
+    }
+
+    fn between_searches(&mut self) {
+        self.table.tidy();
     }
 }
