@@ -6,7 +6,8 @@ The engine is asked for a move again and again from one position (`position fen`
 is taken off T, as a GUI's clock would. It stops when T runs out (the flag) or after
 --max-moves, and prints the move count and the clock at a few milestones. Nothing but the
 engine's time management and its fixed cost per move is measured: no pondering, no
-opponent sharing the cores.
+opponent sharing the cores. With --gap, each `go` comes that many milliseconds after the
+last `bestmove`, off the clock, as the opponent's move would in a game.
 
     python3 tools/sudden_death.py target/release/searchlight --clock 1000
     python3 tools/sudden_death.py /usr/games/stockfish --clock 1000
@@ -30,6 +31,12 @@ def main():
         help="the position searched at every move (a pawn ending by default)",
     )
     parser.add_argument("--max-moves", type=int, default=2000)
+    parser.add_argument(
+        "--gap",
+        type=float,
+        default=0.0,
+        help="ms to wait after each bestmove, off the clock, as an opponent's move would",
+    )
     args = parser.parse_args()
 
     engine = Engine(args.engine)
@@ -43,6 +50,8 @@ def main():
     # A clock under a millisecond is sent as 0, which some engines read as no clock at all
     # (and search forever): it counts as the flag.
     while clock >= 1 and moves < args.max_moves:
+        if args.gap:
+            time.sleep(args.gap / 1000)
         send(f"position fen {args.fen}")
         start = time.perf_counter()
         send(f"go wtime {int(clock)} btime {int(clock)}")
