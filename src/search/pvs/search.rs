@@ -91,6 +91,8 @@ pub(super) struct Worker<'a> {
     moved: [PieceTo; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    /// [`LMR`], dereferenced once here so the move loop reads a plain table.
+    lmr: &'static [[i32; 64]; 64],
     /// Per ply: the table move a singular search leaves out (`NONE` outside one).
     singular_skip: [PackedMove; MAX_PLY + 2],
     /// Per ply: how many nodes of this ply failed high under the current parent. Many
@@ -165,6 +167,7 @@ impl<'a> Worker<'a> {
             moved: [NO_PIECE_TO; MAX_PLY + 2],
             pv: Box::new([[filler; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
+            lmr: &LMR,
             singular_skip: [PackedMove::NONE; MAX_PLY + 2],
             cutoffs: [0; MAX_PLY + 2],
             root_depth: 1,
@@ -871,7 +874,7 @@ impl<'a> Worker<'a> {
         tt_capture: bool,
     ) -> i32 {
         let (depth, ply) = (node.depth, node.ply);
-        let mut r = LMR[depth.min(63) as usize][index.min(63)];
+        let mut r = self.lmr[depth.min(63) as usize][index.min(63)];
         r -= i32::from(node.pv_node) + i32::from(self.heuristics.is_killer(ply, m));
         r += i32::from(tt_capture);
         r += i32::from(self.cutoffs[ply + 1] > CUTOFF_COUNT);

@@ -2,7 +2,7 @@ use shakmaty::CastlingMode;
 
 use super::*;
 use crate::board::{Game, Position};
-use crate::search::info::Recorder;
+use crate::search::info::{Recorder, Silent};
 use crate::search::testing::{options, quick, search, with_broken_helpers};
 use crate::search::{HASH, Limits, THREADS};
 use crate::value::{DRAW, mate_in};
@@ -209,23 +209,11 @@ fn damping_the_histories_after_bestmove_changes_no_search() {
     let limits = Limits::depth(8);
     let second_search = |tidy: bool| {
         let (mut pvs, opts) = configured("4", "1");
-        search(
-            &mut pvs,
-            &first,
-            &limits,
-            &opts,
-            &crate::search::info::Silent,
-        );
+        search(&mut pvs, &first, &limits, &opts, &Silent);
         if tidy {
             pvs.between_searches();
         }
-        let r = search(
-            &mut pvs,
-            &next,
-            &limits,
-            &opts,
-            &crate::search::info::Silent,
-        );
+        let r = search(&mut pvs, &next, &limits, &opts, &Silent);
         (r.best, r.value, r.nodes)
     };
     let straight = second_search(false);
