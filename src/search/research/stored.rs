@@ -36,11 +36,11 @@ impl TableSlot {
     /// The table for the next search: the size `Hash` asks for, and empty.
     fn for_search(&mut self, req: &SearchRequest<'_>) -> &mut BoundTable {
         let mb = crate::search::hash_mb(req.options);
-        if self.table.as_ref().is_some_and(|t| t.megabytes() == mb) {
-            self.tidy();
-        } else {
-            self.table = Some(BoundTable::new(mb));
+        if self.table.as_ref().is_some_and(|t| t.megabytes() != mb) {
+            // Gone before its successor is made: the two need not fit in memory at once.
+            self.table = None;
         }
+        self.tidy();
         self.clean = false;
         self.table.get_or_insert_with(|| BoundTable::new(mb))
     }
