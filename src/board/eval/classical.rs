@@ -34,19 +34,44 @@ pub fn weight(feature: usize) -> [i16; 2] {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Classical;
 
-/// The engine's sink: weights summed as the walk goes.
-#[derive(Default)]
+/// The engine's sink: weights summed as the walk goes, the middlegame and endgame sums
+/// packed in one 64-bit integer (the endgame's times 2^32 plus the middlegame's), so that
+/// a feature costs one multiply-add instead of two (`bench` 2–3% faster, docs/bench.md). The packing
+/// is linear, so each sum comes out exact while it fits in 32 bits, far beyond any
+/// board's.
+#[derive(Default, Clone, Copy)]
 struct Sum {
-    mg: i32,
-    eg: i32,
+    packed: i64,
+}
+
+/// Every feature's weight pair packed as [`Sum`] keeps it.
+const PACKED: [i64; WEIGHTS.len()] = {
+    let mut packed = [0; WEIGHTS.len()];
+    let mut i = 0;
+    while i < WEIGHTS.len() {
+        packed[i] = (WEIGHTS[i][1] as i64) * (1 << 32) + WEIGHTS[i][0] as i64;
+        i += 1;
+    }
+    packed
+};
+
+impl Sum {
+    #[inline]
+    fn mg(self) -> i32 {
+        self.packed as i32
+    }
+
+    /// The middlegame sum, when negative, borrowed one from the endgame's half.
+    #[inline]
+    fn eg(self) -> i32 {
+        ((self.packed + (1 << 31)) >> 32) as i32
+    }
 }
 
 impl Sink for Sum {
     #[inline(always)]
     fn add(&mut self, feature: usize, n: i32) {
-        let [mg, eg] = WEIGHTS[feature];
-        self.mg += i32::from(mg) * n;
-        self.eg += i32::from(eg) * n;
+        self.packed += PACKED[feature] * i64::from(n);
     }
 }
 
@@ -55,7 +80,8 @@ impl Evaluator for Classical {
         let board = pos.board();
         let (mut sum, passed) = pawn_cache::lookup(board, |sum| pawns_and_kings(board, sum));
         rest(pos, passed, &mut sum);
-        let white = taper(sum.mg, sum.eg, phase(board), scale(board, sum.eg >= 0));
+        let (mg, eg) = (sum.mg(), sum.eg());
+        let white = taper(mg, eg, phase(board), scale(board, eg >= 0));
         if pos.turn() == Color::White {
             white
         } else {
@@ -515,8 +541,7 @@ mod pawn_cache {
         white: u64,
         black: u64,
         kings: u16,
-        mg: i32,
-        eg: i32,
+        sum: Sum,
         passed: ByColor<u64>,
     }
 
@@ -543,13 +568,7 @@ mod pawn_cache {
             let slot = &mut slots[index];
             // An empty slot (all zero) never matches: a position without pawns has kings.
             if slot.white == white && slot.black == black && slot.kings == kings && kings != 0 {
-                return (
-                    Sum {
-                        mg: slot.mg,
-                        eg: slot.eg,
-                    },
-                    slot.passed,
-                );
+                return (slot.sum, slot.passed);
             }
             let mut sum = Sum::default();
             let passed = walk(&mut sum);
@@ -557,8 +576,7 @@ mod pawn_cache {
                 white,
                 black,
                 kings,
-                mg: sum.mg,
-                eg: sum.eg,
+                sum,
                 passed,
             };
             (sum, passed)
@@ -639,9 +657,11 @@ mod tests {
         assert!(Classical.evaluate(up.chess()) > 600);
     }
 
+    /// The breakdown sums each block apart, the engine's sink packs the middlegame and
+    /// endgame sums in one integer: on every position they agree, negative sums included.
     #[test]
     fn the_breakdown_adds_up_to_the_evaluation() {
-        for pos in positions().iter().take(100) {
+        for pos in &positions() {
             let b = Classical.breakdown(pos);
             let white = if pos.turn() == Color::White { 1 } else { -1 } * Classical.evaluate(pos);
             assert_eq!(b.white, white);
