@@ -269,20 +269,42 @@ fn pawn_attacks(board: &Board) -> ByColor<u64> {
 fn rest<S: Sink>(pos: &Chess, passed: ByColor<u64>, sink: &mut S) {
     let board = pos.board();
     let pawn_attacks = pawn_attacks(board);
-    let attacks =
-        ByColor::new_with(|c| pieces(board, c, *pawn_attacks.get(c), *pawn_attacks.get(!c), sink));
+    // Each side's walk is built for its colour (`WHITE`), so that the sign every count
+    // is multiplied by is a constant the compiler folds away.
+    let attacks = ByColor {
+        white: pieces::<S, true>(board, pawn_attacks.white, pawn_attacks.black, sink),
+        black: pieces::<S, false>(board, pawn_attacks.black, pawn_attacks.white, sink),
+    };
     let occupied = board.occupied().0;
-    for c in Color::ALL {
-        let sign = sign(c);
-        for sq in Bitboard(*passed.get(c)) {
-            if occupied & file_mask(sq.file() as u32) & ahead(c, sq.rank() as u32) == 0 {
-                sink.add(f::PASSED_FREE + relative_rank(c, sq) as usize, sign);
-            }
-        }
-        threats(board, c, attacks.get(c), attacks.get(!c), sign, sink);
-        safe_checks(board, c, attacks.get(c), attacks.get(!c), sign, sink);
-    }
+    side_terms::<S, true>(board, occupied, passed.white, &attacks, sink);
+    side_terms::<S, false>(board, occupied, passed.black, &attacks, sink);
     sink.add(f::TEMPO, sign(pos.turn()));
+}
+
+/// The colour of a walk built for `WHITE`.
+#[inline(always)]
+const fn colour<const WHITE: bool>() -> Color {
+    if WHITE { Color::White } else { Color::Black }
+}
+
+/// One side's passed pawns' free paths, threats and safe checks.
+#[inline(always)]
+fn side_terms<S: Sink, const WHITE: bool>(
+    board: &Board,
+    occupied: u64,
+    passed: u64,
+    attacks: &ByColor<Attacks>,
+    sink: &mut S,
+) {
+    let c = colour::<WHITE>();
+    let sign = sign(c);
+    for sq in Bitboard(passed) {
+        if occupied & file_mask(sq.file() as u32) & ahead(c, sq.rank() as u32) == 0 {
+            sink.add(f::PASSED_FREE + relative_rank(c, sq) as usize, sign);
+        }
+    }
+    threats(board, c, attacks.get(c), attacks.get(!c), sign, sink);
+    safe_checks(board, c, attacks.get(c), attacks.get(!c), sign, sink);
 }
 
 #[inline]
@@ -292,13 +314,13 @@ fn sign(c: Color) -> i32 {
 
 /// Material, piece-square, mobility, rooks' files, the bishop pair and attacks on the
 /// enemy king; returns the side's attacks.
-fn pieces<S: Sink>(
+fn pieces<S: Sink, const WHITE: bool>(
     board: &Board,
-    c: Color,
     own_pawn_attacks: u64,
     their_pawn_attacks: u64,
     sink: &mut S,
 ) -> Attacks {
+    let c = colour::<WHITE>();
     let s = sign(c);
     let us = board.by_color(c);
     let occupied = board.occupied();
@@ -460,6 +482,7 @@ fn king_shelter<S: Sink>(board: &Board, c: Color, sink: &mut S) {
 
 /// The side's pieces attacked by enemy pawns, minors and rooks, by role; and hanging
 /// pieces (attacked, not defended).
+#[inline(always)]
 fn threats<S: Sink>(
     board: &Board,
     c: Color,
@@ -494,6 +517,7 @@ fn threats<S: Sink>(
 /// The squares from which each kind of the side's pieces could check the enemy king next
 /// move, where no enemy piece or pawn guards the square (nor a piece of the side's own
 /// stands): a check the defender cannot simply take is the start of most attacks.
+#[inline(always)]
 fn safe_checks<S: Sink>(
     board: &Board,
     c: Color,
