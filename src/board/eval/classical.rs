@@ -36,9 +36,9 @@ pub struct Classical;
 
 /// The engine's sink: weights summed as the walk goes, the middlegame and endgame sums
 /// packed in one 64-bit integer (the endgame's times 2^32 plus the middlegame's), so that
-/// a feature costs one multiply-add instead of two (`bench` 2–3% faster, docs/bench.md). The packing
-/// is linear, so each sum comes out exact while it fits in 32 bits, far beyond any
-/// board's.
+/// a feature costs one multiply-add instead of two (`bench` 2–3% faster, docs/bench.md).
+/// The packing is linear, so each sum comes out exact while it fits in 32 bits, far
+/// beyond any board's.
 #[derive(Default, Clone, Copy)]
 struct Sum {
     packed: i64,
@@ -61,7 +61,8 @@ impl Sum {
         self.packed as i32
     }
 
-    /// The middlegame sum, when negative, borrowed one from the endgame's half.
+    /// A negative middlegame sum has borrowed one from the endgame's half; rounding the
+    /// half gives it back.
     #[inline]
     fn eg(self) -> i32 {
         ((self.packed + (1 << 31)) >> 32) as i32
