@@ -125,6 +125,120 @@ impl Position {
         self.chess.legal_moves()
     }
 
+    /// The legal captures and promotions of a side not in check: `legal_moves` less its
+    /// quiet moves, in the same order, without generating the quiet moves first (for
+    /// quiescence, where they were most of the list and all thrown away). In check, all
+    /// legal moves, as quiescence searches every evasion.
+    pub fn tactical_moves(&self) -> MoveList {
+        let chess = &self.chess;
+        if chess.is_check() {
+            return chess.legal_moves();
+        }
+        let board = chess.board();
+        let us = chess.turn();
+        let mut moves = MoveList::new();
+        let Some(king) = board.king_of(us) else {
+            return moves;
+        };
+        let them = board.by_color(!us);
+        let occupied = board.occupied();
+        let pawns = chess.our(Role::Pawn);
+        // shakmaty's order, so that the list is the one its generator gives less the quiet
+        // moves: en passant, pawn captures one way then the other, promotions by a step,
+        // then knights, bishops, rooks, queens, the king.
+        let ep = chess
+            .maybe_ep_square()
+            .map(|to| (to, pawns & attacks::pawn_attacks(!us, to)))
+            .filter(|(_, from)| from.any());
+        if let Some((to, from)) = ep {
+            for from in from {
+                moves.push(Move::EnPassant { from, to });
+            }
+        }
+        // Each pawn direction's target squares and the step from a target back to its pawn.
+        const FILE_A: u64 = 0x0101_0101_0101_0101;
+        const FILE_H: u64 = FILE_A << 7;
+        let p = pawns.0;
+        let [(west, west_back), (east, east_back), (step, step_back)] = match us {
+            Color::White => [
+                ((p & !FILE_A) << 7, -7),
+                ((p & !FILE_H) << 9, -9),
+                (p << 8, -8),
+            ],
+            Color::Black => [
+                ((p & !FILE_A) >> 9, 9),
+                ((p & !FILE_H) >> 7, 7),
+                (p >> 8, 8),
+            ],
+        };
+        for (targets, back) in [(west, west_back), (east, east_back)] {
+            let captures = Bitboard(targets) & them;
+            for to in captures & !Bitboard::BACKRANKS {
+                let from = offset(to, back);
+                moves.push(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture: board.role_at(to),
+                    to,
+                    promotion: None,
+                });
+            }
+            for to in captures & Bitboard::BACKRANKS {
+                push_promotions(&mut moves, offset(to, back), to, board.role_at(to));
+            }
+        }
+        for to in Bitboard(step) & !occupied & Bitboard::BACKRANKS {
+            push_promotions(&mut moves, offset(to, step_back), to, None);
+        }
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            for from in chess.our(role) {
+                let targets = match role {
+                    Role::Knight => attacks::knight_attacks(from),
+                    Role::Bishop => attacks::bishop_attacks(from, occupied),
+                    Role::Rook => attacks::rook_attacks(from, occupied),
+                    _ => attacks::queen_attacks(from, occupied),
+                };
+                for to in targets & them {
+                    moves.push(Move::Normal {
+                        role,
+                        from,
+                        capture: board.role_at(to),
+                        to,
+                        promotion: None,
+                    });
+                }
+            }
+        }
+        for to in attacks::king_attacks(king) & them {
+            if board.attacks_to(to, !us, occupied).is_empty() {
+                moves.push(Move::Normal {
+                    role: Role::King,
+                    from: king,
+                    capture: board.role_at(to),
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+        // A piece pinned to the king moves only along the pin; an en-passant capture
+        // may uncover the king on its rank.
+        let blockers = slider_blockers(board, them, king);
+        if blockers.any() || ep.is_some() {
+            moves.retain(|m| match *m {
+                Move::Normal { from, to, .. } => {
+                    !blockers.contains(from) || attacks::aligned(from, to, king)
+                }
+                Move::EnPassant { from, to } => {
+                    let taken = Square::from_coords(to.file(), from.rank());
+                    let after = occupied.without(from).without(taken).with(to);
+                    board.attacks_to(king, !us, after).without(taken).is_empty()
+                }
+                _ => true,
+            });
+        }
+        moves
+    }
+
     /// The castling mode the position was set up in (decides how castling is written in UCI).
     #[inline]
     pub fn mode(&self) -> CastlingMode {
@@ -464,9 +578,44 @@ fn moved_pieces_key(us: Color, m: Move) -> u64 {
     change
 }
 
+/// The square `delta` steps (of one square each, in index order) from `sq`, for the pawn
+/// moves, whose squares are on the board by construction.
+#[inline]
+fn offset(sq: Square, delta: i32) -> Square {
+    Square::new((sq as i32 + delta) as u32)
+}
+
+/// The four promotions of a pawn step or capture, in shakmaty's order.
+fn push_promotions(moves: &mut MoveList, from: Square, to: Square, capture: Option<Role>) {
+    for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+        moves.push(Move::Normal {
+            role: Role::Pawn,
+            from,
+            capture,
+            to,
+            promotion: Some(promotion),
+        });
+    }
+}
+
+/// The pieces, of either side, alone between `king` and an enemy slider aimed at it.
+fn slider_blockers(board: &shakmaty::Board, enemy: Bitboard, king: Square) -> Bitboard {
+    let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+        | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens());
+    let mut blockers = Bitboard::EMPTY;
+    for sniper in snipers & enemy {
+        let between = attacks::between(king, sniper) & board.occupied();
+        if !between.more_than_one() {
+            blockers |= between;
+        }
+    }
+    blockers
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::exchange::is_tactical;
 
     /// The threat map agrees, square by square, with shakmaty's own "who attacks this
     /// square" (the slow way round), for either side to move.
@@ -553,6 +702,40 @@ mod tests {
             positions += 1;
         }
         positions
+    }
+
+    /// The capture generator lists exactly `legal_moves`' captures and promotions, in
+    /// its order (so quiescence searches the same tree either way), on every position
+    /// two plies into the perft suites: pins, en passant that uncovers the king, every
+    /// promotion.
+    #[test]
+    fn tactical_moves_are_the_legal_captures_and_promotions_in_order() {
+        let (mut compared, mut listed) = (0, 0);
+        let mut compare = |pos: &Position| {
+            let mut expected = pos.legal_moves();
+            if !pos.is_check() {
+                expected.retain(|m| is_tactical(*m));
+            }
+            let got = pos.tactical_moves();
+            assert_eq!(got.as_slice(), expected.as_slice(), "{}", pos.fen());
+            compared += 1;
+            listed += got.len();
+        };
+        walk_corner_cases(|_, _, child| compare(child));
+        // En passant that would uncover the king: along the rank (both pawns leave it),
+        // and a capturing pawn pinned on a diagonal; and one that is legal.
+        for (fen, legal) in [
+            ("8/8/8/KPp4r/8/8/8/7k w - c6 0 2", false),
+            ("8/8/4B3/8/2pP4/8/k7/7K b - d3 0 2", false),
+            ("8/8/8/8/2pP4/8/8/k6K b - d3 0 2", true),
+        ] {
+            let pos = Position::from_fen_auto(fen).unwrap();
+            assert!(!pos.is_check(), "{fen}");
+            let ep = pos.legal_moves().iter().any(|m| m.is_en_passant());
+            assert_eq!(ep, legal, "{fen}");
+            compare(&pos);
+        }
+        assert!(compared > 20_000 && listed > 50_000, "{compared} {listed}");
     }
 
     #[test]

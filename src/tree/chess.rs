@@ -142,13 +142,11 @@ pub fn quiescence(
         }
         alpha = alpha.max(best);
     }
-    let mut moves = pos.legal_moves();
-    if moves.is_empty() {
-        // Stalemate is not looked for here: quiescence stands pat outside check.
-        return if in_check { mated_in(ply) } else { best };
-    }
-    if !in_check {
-        moves.retain(|m| is_tactical(*m));
+    // Only the captures and promotions (every move in check): stalemate is not looked
+    // for here, quiescence stands pat outside check.
+    let mut moves = pos.tactical_moves();
+    if moves.is_empty() && in_check {
+        return mated_in(ply);
     }
     moves.sort_unstable_by_key(|&m| -mvv_lva(m));
     for m in moves {

@@ -59,17 +59,19 @@ impl Worker<'_> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check { mated_in(ply) } else { best };
-        }
-        if !in_check {
-            if checks {
-                let cs = pos.check_squares();
-                moves.retain(|m| is_tactical(*m) || cs.gives_check(pos, *m));
-            } else {
-                moves.retain(|m| is_tactical(*m));
-            }
+        // Outside check and the quiet checks, only captures and promotions are generated:
+        // a node without one is then not told apart from stalemate, which quiescence
+        // scores by its stand-pat either way.
+        let mut moves = if checks && !in_check {
+            let mut all = pos.legal_moves();
+            let cs = pos.check_squares();
+            all.retain(|m| is_tactical(*m) || cs.gives_check(pos, *m));
+            all
+        } else {
+            pos.tactical_moves()
+        };
+        if moves.is_empty() && in_check {
+            return mated_in(ply);
         }
         let mut picker = MovePicker::tactical(&mut moves);
         while let Some(m) = picker.next(pos, self.heuristics) {
