@@ -164,9 +164,26 @@ mod tests {
             "8/2P3k1/8/3pP3/8/8/5p2/1K2R3 w - d6 0 1",
             "8/2P3k1/8/3pP3/8/8/5p2/1K2R3 b - - 0 1",
         ];
+        // And every position of the perft suite and the tactics suite: pins, promotions,
+        // en passant, batteries.
+        let suites = [
+            include_str!("../../perft/perftsuite.epd"),
+            include_str!("../../tests/data/wac.epd"),
+        ];
+        let more = suites
+            .iter()
+            .flat_map(|s| s.lines())
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| {
+                let fields: Vec<&str> = l.split_whitespace().take(4).collect();
+                format!("{} 0 1", fields.join(" "))
+            });
         let mut checked = 0;
-        for fen in fens {
-            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+        for fen in fens.iter().map(|f| f.to_string()).chain(more) {
+            let fen = fen.as_str();
+            let Ok(pos) = Position::from_fen(fen, CastlingMode::Standard) else {
+                continue;
+            };
             for m in pos.legal_moves() {
                 let full = see(pos.chess(), m);
                 for t in (-1000..=1000).step_by(10) {
@@ -175,7 +192,7 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 10_000, "{checked}");
+        assert!(checked > 2_000_000, "{checked}");
     }
 
     #[test]
