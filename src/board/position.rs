@@ -7,7 +7,7 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue as _};
 use shakmaty::{
-    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList, Piece,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Move, MoveList, Piece,
     Position as _, Role, Square, attacks,
 };
 use thiserror::Error;
@@ -156,18 +156,20 @@ impl Position {
             }
         }
         // Each pawn direction's target squares and the step from a target back to its pawn.
-        const FILE_A: u64 = 0x0101_0101_0101_0101;
-        const FILE_H: u64 = FILE_A << 7;
+        let (file_a, file_h) = (
+            Bitboard::from_file(File::A).0,
+            Bitboard::from_file(File::H).0,
+        );
         let p = pawns.0;
         let [(west, west_back), (east, east_back), (step, step_back)] = match us {
             Color::White => [
-                ((p & !FILE_A) << 7, -7),
-                ((p & !FILE_H) << 9, -9),
+                ((p & !file_a) << 7, -7),
+                ((p & !file_h) << 9, -9),
                 (p << 8, -8),
             ],
             Color::Black => [
-                ((p & !FILE_A) >> 9, 9),
-                ((p & !FILE_H) >> 7, 7),
+                ((p & !file_a) >> 9, 9),
+                ((p & !file_h) >> 7, 7),
                 (p >> 8, 8),
             ],
         };
@@ -347,19 +349,7 @@ impl Position {
         let straight = attacks::rook_attacks(king, occupied);
         // Our sliders lined up with the king behind exactly one piece of ours: moving that
         // piece off the line checks.
-        let snipers = ((attacks::bishop_attacks(king, Bitboard::EMPTY)
-            & board.bishops_and_queens())
-            | (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()))
-            & ours;
-        let mut discoverers = Bitboard::EMPTY;
-        for sniper in snipers {
-            let blockers = attacks::between(king, sniper) & occupied;
-            if let Some(sq) = blockers.single_square()
-                && ours.contains(sq)
-            {
-                discoverers |= blockers;
-            }
-        }
+        let discoverers = slider_blockers(board, ours, king) & ours;
         CheckSquares {
             king: Some(king),
             by_role: [
@@ -598,12 +588,14 @@ fn push_promotions(moves: &mut MoveList, from: Square, to: Square, capture: Opti
     }
 }
 
-/// The pieces, of either side, alone between `king` and an enemy slider aimed at it.
-fn slider_blockers(board: &shakmaty::Board, enemy: Bitboard, king: Square) -> Bitboard {
+/// The pieces, of either side, alone between `king` and a slider among `sliders` aimed
+/// at it: pinned pieces when the sliders are the king's enemies, pieces that can give a
+/// discovered check when they are its enemies'.
+pub fn slider_blockers(board: &shakmaty::Board, sliders: Bitboard, king: Square) -> Bitboard {
     let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
         | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens());
     let mut blockers = Bitboard::EMPTY;
-    for sniper in snipers & enemy {
+    for sniper in snipers & sliders {
         let between = attacks::between(king, sniper) & board.occupied();
         if !between.more_than_one() {
             blockers |= between;

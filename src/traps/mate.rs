@@ -31,6 +31,7 @@ use shakmaty::{Bitboard, Chess, Color, EnPassantMode, Move, Role, Square, attack
 
 use crate::board::Position;
 use crate::board::exchange::mvv_lva;
+use crate::board::position::slider_blockers;
 use crate::board::rules::{self, Terminal};
 
 /// The deepest horizon the prover is asked for (`--max-level` 15 and the move before).
@@ -384,17 +385,8 @@ impl CheckFilter {
         filter.diagonal = attacks::bishop_attacks(king, occupied);
         filter.straight = attacks::rook_attacks(king, occupied);
         filter.pawn = attacks::pawn_attacks(them, king);
-        let queens = board.by_piece(Role::Queen.of(us));
-        let diagonal = (board.by_piece(Role::Bishop.of(us)) | queens)
-            & attacks::bishop_attacks(king, Bitboard::EMPTY);
-        let straight = (board.by_piece(Role::Rook.of(us)) | queens)
-            & attacks::rook_attacks(king, Bitboard::EMPTY);
-        for slider in diagonal | straight {
-            let between = attacks::between(king, slider) & occupied;
-            if between.count() == 1 && (between & board.by_color(us)).any() {
-                filter.discoverers |= between;
-            }
-        }
+        let ours = board.by_color(us);
+        filter.discoverers = slider_blockers(board, ours, king) & ours;
         filter
     }
 
