@@ -166,28 +166,27 @@ mod tests {
         ];
         // And every position of the perft suite and the tactics suite: pins, promotions,
         // en passant, batteries.
-        let suites = [
+        let mut positions: Vec<Position> = fens
+            .iter()
+            .map(|f| Position::from_fen(f, CastlingMode::Standard).unwrap())
+            .collect();
+        for suite in [
             include_str!("../../perft/perftsuite.epd"),
             include_str!("../../tests/data/wac.epd"),
-        ];
-        let more = suites
-            .iter()
-            .flat_map(|s| s.lines())
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .map(|l| {
-                let fields: Vec<&str> = l.split_whitespace().take(4).collect();
-                format!("{} 0 1", fields.join(" "))
-            });
+        ] {
+            positions.extend(crate::board::epd::read_positions(suite).unwrap());
+        }
         let mut checked = 0;
-        for fen in fens.iter().map(|f| f.to_string()).chain(more) {
-            let fen = fen.as_str();
-            let Ok(pos) = Position::from_fen(fen, CastlingMode::Standard) else {
-                continue;
-            };
+        for pos in &positions {
             for m in pos.legal_moves() {
                 let full = see(pos.chess(), m);
                 for t in (-1000..=1000).step_by(10) {
-                    assert_eq!(see_ge(pos.chess(), m, t), full >= t, "{fen} {m:?} {t}");
+                    assert_eq!(
+                        see_ge(pos.chess(), m, t),
+                        full >= t,
+                        "{} {m:?} {t}",
+                        pos.fen()
+                    );
                     checked += 1;
                 }
             }
