@@ -239,6 +239,20 @@ impl SearchControl {
         !self.pondering() && self.elapsed() >= target
     }
 
+    /// A further iteration expected to take `next` would still be running at the hard
+    /// limit. A backend that throws a cut iteration away spends that time for nothing, and
+    /// one that starts such iterations move after move pays the hard limit every move and
+    /// plays much of a game on a nearly empty clock. Only a clock's budget (soft below
+    /// hard) is spared so; a `movetime` is the user's to spend.
+    pub fn next_iteration_would_be_cut(&self, next: Duration) -> bool {
+        match (self.budget.soft, self.budget.hard) {
+            (Some(soft), Some(hard)) if soft < hard => {
+                !self.pondering() && self.elapsed() + next > hard
+            }
+            _ => false,
+        }
+    }
+
     /// Adds to the node count of all threads; returns true when the node budget is spent.
     #[inline]
     pub fn add_nodes(&self, n: u64) -> bool {
@@ -441,6 +455,28 @@ mod tests {
         assert_eq!(low(40), (Duration::from_micros(500), ms(1)));
         // With no more than the overhead left, the first iteration's move.
         assert_eq!(low(10), (Duration::ZERO, ms(1)));
+    }
+
+    #[test]
+    fn only_on_the_clock_is_an_iteration_that_would_be_cut_left_unstarted() {
+        let on = |limits: Limits| SearchControl::new(&limits, Color::White, ms(10));
+        let clock = on(Limits {
+            wtime: Some(ms(10_000)),
+            ..Limits::default()
+        });
+        assert!(clock.next_iteration_would_be_cut(Duration::from_secs(3600)));
+        assert!(!clock.next_iteration_would_be_cut(Duration::ZERO));
+        let movetime = on(Limits {
+            movetime: Some(ms(10_000)),
+            ..Limits::default()
+        });
+        assert!(!movetime.next_iteration_would_be_cut(Duration::from_secs(3600)));
+        let pondering = on(Limits {
+            wtime: Some(ms(10_000)),
+            ponder: true,
+            ..Limits::default()
+        });
+        assert!(!pondering.next_iteration_would_be_cut(Duration::from_secs(3600)));
     }
 
     #[test]

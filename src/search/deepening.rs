@@ -2,6 +2,8 @@
 //! the chess view to depth 1, 2, 3, ... until a limit is reached, report after each
 //! completed iteration, and keep the best move of the last completed one when stopped.
 
+use std::time::Duration;
+
 use shakmaty::Move;
 
 use super::control::Poller;
@@ -24,9 +26,17 @@ pub struct Iteration {
     pub hashfull: Option<u32>,
 }
 
+/// The least an iteration is expected to grow on the one before it: a ratio measured on
+/// two iterations too quick for the clock's resolution says little.
+const MIN_GROWTH: u32 = 2;
+/// The most: plain alpha-beta grows about six- to thirteen-fold a ply in the middlegame.
+const MAX_GROWTH: u32 = 16;
+
 /// Runs `search_depth` for depth 1, 2, ... on the chess view of the request's root. The
 /// closure gets the tree, the depth, and a poll function to call with the tree's node
-/// count (true means stop); it returns `None` when it stopped before finishing.
+/// count (true means stop); it returns `None` when it stopped before finishing, and that
+/// iteration is thrown away — so on the clock no iteration starts that the last two
+/// iterations' growth says the hard limit would cut.
 pub fn deepen<F>(req: &SearchRequest<'_>, mut search_depth: F) -> SearchResult
 where
     F: FnMut(&mut ChessTree<'_>, i32, &mut dyn FnMut(u64) -> bool) -> Option<Iteration>,
@@ -41,7 +51,11 @@ where
         .limits
         .depth
         .map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH));
+    let control = req.control;
+    // How long the last two completed iterations took, the latest first.
+    let mut took = [Duration::ZERO; 2];
     for depth in 1..=max_depth {
+        let started = control.elapsed();
         let mut poll = |nodes: u64| poller.poll(nodes);
         let Some(iteration) = search_depth(&mut tree, depth as i32, &mut poll) else {
             break;
@@ -54,7 +68,7 @@ where
         result.depth = depth;
         result.best = iteration.pv.first().copied();
         result.ponder = iteration.pv.get(1).copied();
-        let control = req.control;
+        took = [control.elapsed().saturating_sub(started), took[0]];
         req.sink.info(&Info {
             depth,
             multipv: 1,
@@ -73,6 +87,9 @@ where
         if mate_found || forced || control.soft_limit_reached() || control.stopped() {
             break;
         }
+        if control.next_iteration_would_be_cut(expected_next(took)) {
+            break;
+        }
     }
     poller.flush(tree.nodes());
     if result.best.is_none() {
@@ -81,6 +98,16 @@ where
     result.nodes = req.control.nodes();
     result.leaves = tree.leaves().count();
     result
+}
+
+/// The time the next iteration is expected to take, from the last two: the last one's
+/// time grown by their ratio, within [`MIN_GROWTH`, `MAX_GROWTH`].
+fn expected_next([last, before]: [Duration; 2]) -> Duration {
+    let growth = match before.as_nanos() {
+        0 => MIN_GROWTH,
+        b => (last.as_nanos() / b).clamp(MIN_GROWTH.into(), MAX_GROWTH.into()) as u32,
+    };
+    last * growth
 }
 
 /// The move played when not even the first iteration completes (a budget of a few hundred
@@ -107,4 +134,23 @@ pub fn one_ply_choice(
                 false => -eval.evaluate(after.chess()),
             }
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn the_next_iteration_grows_as_the_last_two_did_within_bounds() {
+        assert_eq!(expected_next([ms(60), ms(10)]), ms(360));
+        // Too little to go on, or a shrinking tree: at least twice the last.
+        assert_eq!(expected_next([ms(10), Duration::ZERO]), ms(20));
+        assert_eq!(expected_next([ms(10), ms(10)]), ms(20));
+        // A jump out of the clock's noise: at most sixteenfold.
+        assert_eq!(expected_next([ms(1000), ms(1)]), ms(16_000));
+    }
 }
