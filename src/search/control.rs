@@ -232,11 +232,20 @@ impl SearchControl {
         let Some(soft) = self.budget.soft else {
             return false;
         };
-        let target = match self.budget.hard {
-            Some(hard) if soft < hard => (soft * percent / 100).min(hard),
-            _ => soft,
+        let target = match self.clock_hard_limit() {
+            Some(hard) => (soft * percent / 100).min(hard),
+            None => soft,
         };
         !self.pondering() && self.elapsed() >= target
+    }
+
+    /// The hard limit of a budget the clock set, whose soft target lies below it; `None`
+    /// for a `movetime` (soft and hard alike) or no time limit.
+    fn clock_hard_limit(&self) -> Option<Duration> {
+        match (self.budget.soft, self.budget.hard) {
+            (Some(soft), Some(hard)) if soft < hard => Some(hard),
+            _ => None,
+        }
     }
 
     /// A further iteration expected to take `next` would still be running at the hard
@@ -245,12 +254,8 @@ impl SearchControl {
     /// plays much of a game on a nearly empty clock. Only a clock's budget (soft below
     /// hard) is spared so; a `movetime` is the user's to spend.
     pub fn next_iteration_would_be_cut(&self, next: Duration) -> bool {
-        match (self.budget.soft, self.budget.hard) {
-            (Some(soft), Some(hard)) if soft < hard => {
-                !self.pondering() && self.elapsed() + next > hard
-            }
-            _ => false,
-        }
+        self.clock_hard_limit()
+            .is_some_and(|hard| !self.pondering() && self.elapsed() + next > hard)
     }
 
     /// Adds to the node count of all threads; returns true when the node budget is spent.

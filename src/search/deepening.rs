@@ -84,10 +84,12 @@ where
         });
         let mate_found = req.limits.mate_found(iteration.value);
         let forced = req.limits.answers_at_once(legal.len());
-        if mate_found || forced || control.soft_limit_reached() || control.stopped() {
-            break;
-        }
-        if control.next_iteration_would_be_cut(expected_next(took)) {
+        if mate_found
+            || forced
+            || control.soft_limit_reached()
+            || control.stopped()
+            || control.next_iteration_would_be_cut(expected_next(took))
+        {
             break;
         }
     }
