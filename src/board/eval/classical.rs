@@ -143,14 +143,17 @@ pub fn phase(board: &Board) -> i32 {
 }
 
 /// How much of the endgame score a side ahead can hope to convert: none with a lone minor
-/// and no pawns, little with no pawns and at most a minor more, half with bishops of
-/// opposite colours and pawns only.
+/// and no pawns or in a known draw ([`super::draws`]), little with no pawns and at most a
+/// minor more, half with bishops of opposite colours and pawns only.
 pub fn scale(board: &Board, white_ahead: bool) -> i32 {
     let strong = if white_ahead {
         Color::White
     } else {
         Color::Black
     };
+    if super::draws::rook_pawns_held(board, strong) {
+        return 0;
+    }
     let units = |c: Color| {
         let us = board.by_color(c);
         3 * (us & (board.knights() | board.bishops())).count() as i32

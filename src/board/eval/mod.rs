@@ -6,6 +6,7 @@ use std::sync::Arc;
 use shakmaty::{Chess, Color, Position as _, Role};
 
 pub mod classical;
+pub mod draws;
 pub mod features;
 pub mod nnue;
 pub mod wdl;

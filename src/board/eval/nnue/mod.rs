@@ -19,7 +19,7 @@ use std::sync::{Arc, OnceLock};
 use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Board, Chess, Color, Position as _, Role, Square};
 
-use super::{Breakdown, Classical, Evaluator, Material, Term};
+use super::{Breakdown, Classical, Evaluator, Material, Term, draws};
 
 /// Inputs: two colours (own, enemy) × six roles × 64 squares.
 pub const INPUTS: usize = 768;
@@ -332,7 +332,12 @@ impl Network {
     }
 
     fn finish(&self, pos: &Chess, ours: &Accumulator, theirs: &Accumulator) -> i32 {
-        self.finish_with(self.base.evaluate(pos), ours, theirs)
+        let base = self.base.evaluate(pos);
+        // A known draw is the base's to score: the net never learnt it and would undo it.
+        if draws::known_draw(pos.board()) {
+            return base;
+        }
+        self.finish_with(base, ours, theirs)
     }
 
     /// The base evaluation plus the net's correction, capped, and faded where the base is
@@ -558,6 +563,22 @@ mod tests {
         assert!(correction(FADE_TO - 1).abs() <= 1 + full.abs() / FADE_SPAN);
         assert_eq!(correction(FADE_TO), 0);
         assert_eq!(correction(-FADE_TO), 0);
+    }
+
+    #[test]
+    fn a_known_draw_gets_the_base_score() {
+        let nnue = Nnue(built_in());
+        for fen in [
+            "7k/8/7K/8/6B1/7P/8/8 b - - 0 61",
+            "8/8/4b3/8/8/8/p7/K2k4 w - - 0 1",
+            "7k/8/6K1/7P/8/8/8/8 b - - 0 76",
+        ] {
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            let base = Classical.evaluate(pos.chess());
+            assert!(base.abs() <= 30, "{fen}: {base}");
+            assert_eq!(nnue.evaluate(pos.chess()), base, "{fen}");
+            assert_eq!(nnue.0.evaluate_from_scratch(pos.chess()), base, "{fen}");
+        }
     }
 
     #[test]
