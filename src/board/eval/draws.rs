@@ -56,16 +56,7 @@ pub fn known_draw(board: &Board) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Position;
-    use shakmaty::{CastlingMode, Position as _};
-
-    fn board(fen: &str) -> Board {
-        Position::from_fen(fen, CastlingMode::Standard)
-            .unwrap()
-            .chess()
-            .board()
-            .clone()
-    }
+    use crate::board::eval::test_board as board;
 
     #[test]
     fn a_rooks_pawn_draws_with_the_king_in_the_corner_and_no_right_bishop() {

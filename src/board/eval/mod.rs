@@ -57,6 +57,16 @@ pub struct Breakdown {
     pub white: i32,
 }
 
+/// The board of a FEN written into a test (a bad one fails the test).
+#[cfg(test)]
+pub(crate) fn test_board(fen: &str) -> shakmaty::Board {
+    crate::board::Position::from_fen(fen, shakmaty::CastlingMode::Standard)
+        .unwrap()
+        .chess()
+        .board()
+        .clone()
+}
+
 /// Piece values in centipawns, indexed by `Role as usize - 1` (pawn .. king).
 pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
 

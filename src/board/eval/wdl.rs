@@ -63,18 +63,7 @@ pub fn sigmoid(x: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::board::Position;
-    use crate::board::eval::EVALUATORS;
-    use shakmaty::{CastlingMode, Position as _};
-
-    fn board(fen: &str) -> Board {
-        Position::from_fen(fen, CastlingMode::Standard)
-            .unwrap()
-            .chess()
-            .board()
-            .clone()
-    }
+    use crate::board::eval::{EVALUATORS, test_board as board};
 
     #[test]
     fn chances_sum_to_a_thousand_and_rise_with_the_score() {
