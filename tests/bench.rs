@@ -38,7 +38,7 @@ fn alphabeta_signature_is_stable() {
 fn classical_signature_is_stable() {
     assert_eq!(
         total_nodes("pvs", "classical", 6),
-        89_178,
+        77_471,
         "pvs or the classical weights changed"
     );
 }
@@ -48,7 +48,7 @@ fn classical_signature_is_stable() {
 fn nnue_signature_is_stable() {
     assert_eq!(
         total_nodes("pvs", "nnue", 6),
-        68_892,
+        62_890,
         "pvs, the classical weights or the built-in net changed"
     );
 }

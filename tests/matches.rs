@@ -609,6 +609,42 @@ fn tablebase_adjudication_ends_games_the_tables_know() {
     );
 }
 
+/// A bishop and a knight mate a bare king only in a corner the bishop covers, up to 33
+/// moves away: past any horizon, so the evaluation has to show the way
+/// (`src/board/eval/mates.rs`). Without it `pvs` shuffled its pieces until the fifty-move
+/// rule drew. One opening has the lone king in the centre, the other in the wrong corner;
+/// each is played with both engines on the strong side, and every game must end in mate.
+#[test]
+fn a_bishop_and_a_knight_mate_a_bare_king_before_the_fifty_move_rule() {
+    let dir = common::Scratch::new("kbnk-openings");
+    let openings = dir.file("kbnk.epd");
+    std::fs::write(
+        &openings,
+        "8/8/8/4k3/8/8/8/2BNK3 w - -\n7k/8/8/6KN/6B1/8/8/8 b - -\n",
+    )
+    .unwrap();
+    let pgn = dir.file("kbnk.pgn");
+    let out = searchlight(&[
+        "--engine",
+        "pvs nodes=10000",
+        "--engine",
+        "pvs nodes=10000 name=other",
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("terminations: checkmate 4"), "{stdout}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Result \"1-0\"]").count(), 4, "{text}");
+}
+
 #[test]
 fn the_trace_log_shows_the_conversation_with_an_external_engine() {
     let engine = format!(

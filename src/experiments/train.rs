@@ -27,6 +27,9 @@ pub struct NetData {
     /// The base evaluation for the side to move, in the output's units (400 cp): the net
     /// learns what to add to it.
     base: Vec<f32>,
+    /// Whether the evaluation settles the position by rule ([`nnue::settled_by_rule`]),
+    /// where the net's output is not added.
+    by_rule: Vec<bool>,
 }
 
 /// One training position: its target, and the base evaluation and the weight the net's
@@ -72,6 +75,7 @@ impl NetData {
             score: Vec::new(),
             target: Vec::new(),
             base: Vec::new(),
+            by_rule: Vec::new(),
         };
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
@@ -86,6 +90,7 @@ impl NetData {
                 data.white_to_move.push(pos.turn() == Color::White);
                 data.base
                     .push(base.evaluate(pos) as f32 / nnue::SCALE as f32);
+                data.by_rule.push(nnue::settled_by_rule(pos.board()));
                 data.result.push(line.result);
                 data.score.push(line.score);
             }
@@ -131,14 +136,16 @@ impl NetData {
     }
 
     /// The target of position `i`, the base evaluation the net's output is added to and
-    /// the output's weight there ([`nnue::fade`] of the base, as at inference).
+    /// the output's weight there ([`nnue::fade`] of the base, as at inference; none in a
+    /// position settled by rule).
     fn sample(&self, i: usize) -> Sample {
         let base = self.base[i];
         let cp = (base * nnue::SCALE as f32).round() as i32;
+        let fade = if self.by_rule[i] { 0 } else { nnue::fade(cp) };
         Sample {
             target: self.target[i],
             base,
-            fade: nnue::fade(cp) as f32 / nnue::FADE_SPAN as f32,
+            fade: fade as f32 / nnue::FADE_SPAN as f32,
         }
     }
 
@@ -384,12 +391,12 @@ mod tests {
     use super::*;
 
     const LINES: &str = "\
-4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900 | 1
-4k3/8/8/8/8/8/8/3QK3 b - - 0 1 | 900 | 1
-3qk3/8/8/8/8/8/8/4K3 w - - 0 1 | -900 | 0
-3qk3/8/8/8/8/8/8/4K3 b - - 0 1 | -900 | 0
-4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0 | 0.5
-4k3/8/8/8/8/8/8/4K3 b - - 0 1 | 0 | 0.5
+4k3/4p3/8/8/8/8/4P3/3QK3 w - - 0 1 | 900 | 1
+4k3/4p3/8/8/8/8/4P3/3QK3 b - - 0 1 | 900 | 1
+3qk3/4p3/8/8/8/8/4P3/4K3 w - - 0 1 | -900 | 0
+3qk3/4p3/8/8/8/8/4P3/4K3 b - - 0 1 | -900 | 0
+4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1 | 0 | 0.5
+4k3/4p3/8/8/8/8/4P3/4K3 b - - 0 1 | 0 | 0.5
 ";
 
     fn settings(epochs: usize) -> Settings {
@@ -401,6 +408,21 @@ mod tests {
             seed: 1,
             held_out: 0,
         }
+    }
+
+    #[test]
+    fn positions_settled_by_rule_get_no_correction_as_in_the_engine() {
+        // A queen against a bare king (a mate to drive home) and a rook's pawn held; then
+        // the same queen with a pawn each, which the net corrects.
+        let text = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900 | 1
+7k/8/7K/8/6B1/7P/8/8 b - - 0 61 | 0 | 0.5
+4k3/4p3/8/8/8/8/4P3/3QK3 w - - 0 1 | 900 | 1
+";
+        let mut data = NetData::parse(text, false, Base::Classical).unwrap();
+        data.blend(0.5, 1.0);
+        assert_eq!(data.sample(0).fade, 0.0);
+        assert_eq!(data.sample(1).fade, 0.0);
+        assert!(data.sample(2).fade > 0.0);
     }
 
     #[test]

@@ -82,7 +82,7 @@ impl Evaluator for Classical {
         let (mut sum, passed) = pawn_cache::lookup(board, |sum| pawns_and_kings(board, sum));
         rest(pos, passed, &mut sum);
         let (mg, eg) = (sum.mg(), sum.eg());
-        let white = taper(mg, eg, phase(board), scale(board, eg >= 0));
+        let white = taper(mg, eg, phase(board), scale(board, eg >= 0)) + mating(board);
         if pos.turn() == Color::White {
             white
         } else {
@@ -122,9 +122,16 @@ impl Evaluator for Classical {
         Breakdown {
             terms: per.0,
             taper: Some((phase, scale)),
-            white: taper(mg, eg, phase, scale),
+            white: taper(mg, eg, phase, scale) + mating(board),
         }
     }
+}
+
+/// The plan against a bare king ([`super::mates`]), added after the taper so that no
+/// endgame scale can shrink it.
+#[inline]
+fn mating(board: &Board) -> i32 {
+    super::mates::drive(board).unwrap_or(0)
 }
 
 /// Blends the middlegame and endgame sums by phase; the endgame sum is scaled first.

@@ -8,6 +8,7 @@ use shakmaty::{Chess, Color, Position as _, Role};
 pub mod classical;
 pub mod draws;
 pub mod features;
+pub mod mates;
 pub mod nnue;
 pub mod wdl;
 mod weights;

@@ -19,7 +19,7 @@ use std::sync::{Arc, OnceLock};
 use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Board, Chess, Color, Position as _, Role, Square};
 
-use super::{Breakdown, Classical, Evaluator, Material, Term, draws};
+use super::{Breakdown, Classical, Evaluator, Material, Term, draws, mates};
 
 /// Inputs: two colours (own, enemy) × six roles × 64 squares.
 pub const INPUTS: usize = 768;
@@ -333,8 +333,7 @@ impl Network {
 
     fn finish(&self, pos: &Chess, ours: &Accumulator, theirs: &Accumulator) -> i32 {
         let base = self.base.evaluate(pos);
-        // A known draw is the base's to score: the net never learnt it and would undo it.
-        if draws::known_draw(pos.board()) {
+        if settled_by_rule(pos.board()) {
             return base;
         }
         self.finish_with(base, ours, theirs)
@@ -352,6 +351,13 @@ impl Network {
             ((sum / QA + self.b2) * SCALE / (QA * QB)).clamp(-CORRECTION_CAP, CORRECTION_CAP);
         base + correction * weight / FADE_SPAN
     }
+}
+
+/// A known draw ([`draws`]) or a mate to drive home ([`mates`]): the base's to score, with
+/// no correction, since the net never learnt either and would undo it (the trainer leaves
+/// these positions to the base the same way).
+pub fn settled_by_rule(board: &Board) -> bool {
+    draws::known_draw(board) || mates::drive(board).is_some()
 }
 
 /// White 0, Black 1: the order of [`Color::ALL`] (shakmaty's discriminants are the
@@ -582,16 +588,29 @@ mod tests {
     }
 
     #[test]
+    fn a_mate_to_drive_home_gets_the_base_score() {
+        let nnue = Nnue(built_in());
+        for fen in [
+            "8/8/8/4k3/8/8/8/2BNK3 w - - 0 1",
+            "8/8/3k4/8/8/3K4/3Q4/8 b - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen, CastlingMode::Standard).unwrap();
+            let base = Classical.evaluate(pos.chess());
+            assert_eq!(nnue.evaluate(pos.chess()), base, "{fen}");
+            assert_eq!(nnue.0.evaluate_from_scratch(pos.chess()), base, "{fen}");
+        }
+    }
+
+    #[test]
     fn the_built_in_net_likes_an_extra_queen() {
         let nnue = Nnue(built_in());
-        let up =
-            Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", CastlingMode::Standard).unwrap();
-        // Well short of `classical`'s +696 even with the fade: the net learns a win
-        // probability, which saturates, and pulls lopsided scores toward the middle
-        // (README, "NNUE").
+        // A pawn each, so that no rule settles it and the net has its say (`classical`:
+        // +683, into the fade, README "NNUE").
+        let up = Position::from_fen("4k3/4p3/8/8/8/8/4P3/3QK3 w - - 0 1", CastlingMode::Standard)
+            .unwrap();
         assert!(nnue.evaluate(up.chess()) > 200);
-        let down =
-            Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", CastlingMode::Standard).unwrap();
+        let down = Position::from_fen("4k3/4p3/8/8/8/8/4P3/3QK3 b - - 0 1", CastlingMode::Standard)
+            .unwrap();
         assert!(nnue.evaluate(down.chess()) < -200);
         let start = nnue.evaluate(Position::startpos().chess());
         assert!(start.abs() < 100, "startpos {start}");
