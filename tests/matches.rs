@@ -1,7 +1,8 @@
 //! `searchlight match` end to end: in-process backends at a node budget write a readable
 //! PGN; a player that cannot start at all refuses the match; a misbehaving external engine
 //! forfeits each game with the right reason, is restarted, the match finishes, and none of
-//! its processes is left behind.
+//! its processes is left behind. Played out from set endings, games also show what the
+//! engine knows: tablebases adjudicate, and a bishop and a knight mate a bare king.
 
 // A failed expectation in a test helper should fail the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
