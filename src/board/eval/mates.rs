@@ -39,13 +39,13 @@ pub fn drive(board: &Board) -> Option<i32> {
     // mates does it on any edge square.
     let edge = if heavy || (dark && light) {
         centre_distance(lone)
-    } else if knights && (dark != light) {
-        let corners = if dark {
-            [Square::A1, Square::H8]
+    } else if knights && (dark || light) {
+        let (a, b) = if dark {
+            (Square::A1, Square::H8)
         } else {
-            [Square::A8, Square::H1]
+            (Square::A8, Square::H1)
         };
-        let nearest = corners.map(|c| manhattan(lone, c)).into_iter().min()?;
+        let nearest = manhattan(lone, a).min(manhattan(lone, b));
         // Twice the weight: a step along the edge to the right corner counts one, and
         // the king may have to leave a wrong corner through the centre's side.
         2 * (7 - nearest.min(7))
@@ -68,9 +68,7 @@ fn centre_distance(sq: Square) -> i32 {
 }
 
 fn manhattan(a: Square, b: Square) -> i32 {
-    let file = (i32::from(a.file() as u8) - i32::from(b.file() as u8)).abs();
-    let rank = (i32::from(a.rank() as u8) - i32::from(b.rank() as u8)).abs();
-    file + rank
+    (a.file().distance(b.file()) + a.rank().distance(b.rank())) as i32
 }
 
 #[cfg(test)]
